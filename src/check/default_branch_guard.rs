@@ -1,0 +1,37 @@
+//! ab-001838/default-branch-guard: the unknown-method fallback checks for an id before replying.
+
+use super::{Finding, ServerView, Verdict};
+use crate::interp::{Probe, UNKNOWN_METHOD};
+
+pub fn run(v: &ServerView) -> Verdict {
+    let run = v.probe(Probe::notification(UNKNOWN_METHOD));
+    if run.paths.is_empty() {
+        return Verdict::skip("no path from the server's entry reaches its dispatch");
+    }
+    let replies = run.replies();
+    if let Some(first) = replies.first() {
+        let prefix = first.path.outcome.prefix_check;
+        let hint = match prefix {
+            Some(span) => format!("; the `notifications/` prefix test at {} lets other id-less methods through", v.at(span)),
+            None => String::new(),
+        };
+        let findings = replies
+            .iter()
+            .map(|r| Finding {
+                span: r.reply.span,
+                message: format!(
+                    "the unknown-method fallback replies to a message without an id{}",
+                    if prefix.is_some() { " that is not under `notifications/`" } else { "" }
+                ),
+            })
+            .collect();
+        let reason = format!("an id-less message with an unknown method gets a reply at {}{hint}", v.at(first.reply.span));
+        return Verdict::fail(reason, findings);
+    }
+    let evidence = run.evidence();
+    let how = match evidence {
+        Some(span) => format!(" (decided at {})", v.at(span)),
+        None => String::new(),
+    };
+    Verdict::pass(format!("an id-less message with an unknown method gets no reply{how}"), evidence)
+}

@@ -1,0 +1,62 @@
+//! ab-001835/http-notification-202: over HTTP a notification gets 202 with an empty body.
+
+use super::{Finding, HttpAnswer, ServerView, Verdict};
+use crate::group::Transport;
+use crate::interp::{Probe, Value};
+
+pub fn run(v: &ServerView) -> Verdict {
+    if !v.server.entries.iter().any(|e| e.http) {
+        return if v.server.transports.contains(&Transport::Stdio) {
+            Verdict::skip("stdio-only server: no HTTP transport")
+        } else {
+            Verdict::skip("no HTTP transport found for this server")
+        };
+    }
+    let run = v.probe(Probe::notification("notifications/initialized"));
+    let answers = run.http_answers();
+    let mut findings = Vec::new();
+    let mut good = None;
+    let mut unknown = false;
+    for answer in &answers {
+        let problem = match answer {
+            HttpAnswer::Response(h) => match (h.status, &h.body) {
+                (Some(202), None) => None,
+                (Some(202), Some(Value::Str(s))) if s.is_empty() => None,
+                (Some(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
+                (Some(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
+                (status, _) => Some((
+                    h.span,
+                    format!("answers a notification with HTTP {}; it must be 202 Accepted with an empty body", status.unwrap_or(200)),
+                )),
+            }
+            .or_else(|| {
+                good.get_or_insert(h.span);
+                None
+            }),
+            HttpAnswer::Reply(r) => Some((r.span, "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
+            HttpAnswer::Nothing(entry) => Some((
+                v.prog.function(*entry).span,
+                "returns nothing for a notification: the framework answers 200 (with a `null` or empty body), not 202".to_string(),
+            )),
+            HttpAnswer::Unknown => {
+                unknown = true;
+                None
+            }
+        };
+        if let Some((span, message)) = problem {
+            findings.push(Finding { span, message });
+        }
+    }
+    if let Some(first) = findings.first() {
+        let reason = format!("{} ({})", first.message, v.at(first.span));
+        return Verdict::fail(reason, findings);
+    }
+    match good {
+        Some(span) if !unknown => Verdict::pass(
+            format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
+            Some(span),
+        ),
+        _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),
+        _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),
+    }
+}

@@ -1,0 +1,222 @@
+//! Checks: one module per check, each a function from a server's facts to a verdict.
+//!
+//! A check asks the interpreter what a server does with a probe message and
+//! judges the answer. It never passes without evidence: when nothing it needs
+//! could be found, it skips and says why.
+
+mod default_branch_guard;
+mod http_notification_202;
+mod initialized_handled;
+mod notification_no_reply;
+mod ping_support;
+mod version_negotiation;
+
+use crate::group::Server;
+use crate::interp::{Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
+use crate::model::{FnId, Span};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictKind {
+    Pass,
+    Fail,
+    Skip,
+}
+
+impl VerdictKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictKind::Pass => "pass",
+            VerdictKind::Fail => "fail",
+            VerdictKind::Skip => "skip",
+        }
+    }
+}
+
+/// A place that decided a verdict, with what it shows.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    pub reason: String,
+    pub findings: Vec<Finding>,
+    /// For a pass: the place that shows it (an id check, the arm that takes a message).
+    pub evidence: Option<Span>,
+}
+
+impl Verdict {
+    pub fn skip(reason: impl Into<String>) -> Verdict {
+        Verdict { kind: VerdictKind::Skip, reason: reason.into(), findings: Vec::new(), evidence: None }
+    }
+    pub fn pass(reason: impl Into<String>, evidence: Option<Span>) -> Verdict {
+        Verdict { kind: VerdictKind::Pass, reason: reason.into(), findings: Vec::new(), evidence }
+    }
+    pub fn fail(reason: impl Into<String>, mut findings: Vec<Finding>) -> Verdict {
+        findings.sort();
+        findings.dedup_by(|a, b| a.span == b.span);
+        Verdict { kind: VerdictKind::Fail, reason: reason.into(), findings, evidence: None }
+    }
+}
+
+/// A check's identity and implementation.
+pub struct CheckDef {
+    pub id: &'static str,
+    pub run: fn(&ServerView) -> Verdict,
+}
+
+impl CheckDef {
+    pub fn pattern(&self) -> &'static str {
+        self.id.split('/').next().unwrap_or(self.id)
+    }
+}
+
+/// Every check, in report order.
+pub const CHECKS: &[CheckDef] = &[
+    CheckDef { id: "ab-001838/notification-no-reply", run: notification_no_reply::run },
+    CheckDef { id: "ab-001838/default-branch-guard", run: default_branch_guard::run },
+    CheckDef { id: "ab-001838/initialized-handled", run: initialized_handled::run },
+    CheckDef { id: "ab-001837/version-negotiation", run: version_negotiation::run },
+    CheckDef { id: "ab-001839/ping-support", run: ping_support::run },
+    CheckDef { id: "ab-001835/http-notification-202", run: http_notification_202::run },
+];
+
+/// One path from an entry, as a probe ran it.
+pub struct PathRun {
+    pub entry: FnId,
+    pub http: bool,
+    pub outcome: Outcome,
+}
+
+/// A JSON-RPC reply that leaves the server on some path.
+pub struct SentReply<'r> {
+    pub reply: Rc<Reply>,
+    pub path: &'r PathRun,
+}
+
+pub struct ProbeRun {
+    pub paths: Vec<PathRun>,
+    pub incomplete: bool,
+}
+
+impl ProbeRun {
+    /// Replies written out on any path, or returned by an entry (a framework sends those).
+    pub fn replies(&self) -> Vec<SentReply<'_>> {
+        let mut out = Vec::new();
+        for path in &self.paths {
+            if path.outcome.raised {
+                continue;
+            }
+            let mut found = Vec::new();
+            for e in &path.outcome.effects {
+                if let Effect::Emit { value, .. } = e {
+                    value.replies(&mut found);
+                }
+            }
+            path.outcome.value.replies(&mut found);
+            out.extend(found.into_iter().map(|reply| SentReply { reply, path }));
+        }
+        out.sort_by_key(|r| r.reply.span);
+        out
+    }
+
+    /// The HTTP answers of the paths that start at an HTTP entry: the response
+    /// returned or written, or the bare returned value when there is none.
+    pub fn http_answers(&self) -> Vec<HttpAnswer> {
+        let mut out = Vec::new();
+        for path in self.paths.iter().filter(|p| p.http && !p.outcome.raised) {
+            let emitted = path.outcome.effects.iter().find_map(|e| match e {
+                Effect::Emit { value: Value::Http(h), .. } => Some(h.clone()),
+                _ => None,
+            });
+            let answer = match (&path.outcome.value, emitted.as_ref()) {
+                (Value::Http(h), _) | (_, Some(h)) => HttpAnswer::Response(h.clone()),
+                (Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
+                (Value::Null, None) => HttpAnswer::Nothing(path.entry),
+                _ => HttpAnswer::Unknown,
+            };
+            out.push(answer);
+        }
+        out
+    }
+
+    pub fn sets_initialized(&self) -> Option<Span> {
+        self.paths.iter().flat_map(|p| p.outcome.effects.iter()).find_map(|e| match e {
+            Effect::SetInitialized(span) => Some(*span),
+            _ => None,
+        })
+    }
+
+    /// The first place on any path that shows how the message was taken.
+    pub fn evidence(&self) -> Option<Span> {
+        let mut spans: Vec<Span> = self
+            .paths
+            .iter()
+            .filter_map(|p| p.outcome.id_check.or(p.outcome.method_branch).or(p.outcome.prefix_check))
+            .collect();
+        spans.sort();
+        spans.into_iter().next()
+    }
+}
+
+pub enum HttpAnswer {
+    Response(Rc<HttpValue>),
+    Reply(Rc<Reply>),
+    /// The handler returned nothing.
+    Nothing(FnId),
+    Unknown,
+}
+
+/// A server, with its probes run on demand and kept.
+pub struct ServerView<'p, 'a> {
+    pub prog: &'p Program<'a>,
+    pub server: &'p Server,
+    pub paths: &'p [String],
+    cache: RefCell<HashMap<Probe, Rc<ProbeRun>>>,
+}
+
+impl<'p, 'a> ServerView<'p, 'a> {
+    pub fn new(prog: &'p Program<'a>, server: &'p Server, paths: &'p [String]) -> Self {
+        ServerView { prog, server, paths, cache: RefCell::new(HashMap::new()) }
+    }
+
+    pub fn probe(&self, probe: Probe) -> Rc<ProbeRun> {
+        if let Some(r) = self.cache.borrow().get(&probe) {
+            return r.clone();
+        }
+        let mut paths = Vec::new();
+        let mut incomplete = false;
+        for entry in &self.server.entries {
+            let mut interp = Interp::new(self.prog, probe.clone());
+            for outcome in interp.run(entry.function) {
+                paths.push(PathRun { entry: entry.function, http: entry.http, outcome });
+            }
+            incomplete |= interp.incomplete;
+        }
+        let run = Rc::new(ProbeRun { paths, incomplete });
+        self.cache.borrow_mut().insert(probe, run.clone());
+        run
+    }
+
+    /// `path:line` of a span, for reasons.
+    pub fn at(&self, span: Span) -> String {
+        let path = self.paths.get(span.file as usize).map(String::as_str).unwrap_or("?");
+        format!("{}:{}", path, span.line)
+    }
+
+    pub fn handles(&self, method: &str) -> bool {
+        self.server.methods.contains(method)
+    }
+
+    /// Revision 2026-07-28 servers have no handshake: they answer `server/discover` instead.
+    pub fn discover_only(&self) -> bool {
+        self.handles("server/discover") && !self.handles("initialize")
+    }
+}

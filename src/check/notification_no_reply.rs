@@ -1,0 +1,47 @@
+//! ab-001838/notification-no-reply: no client notification gets a JSON-RPC reply.
+
+use super::{Finding, ServerView, Verdict};
+use crate::interp::Probe;
+use crate::model::CLIENT_NOTIFICATIONS;
+
+pub fn run(v: &ServerView) -> Verdict {
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut first_failing = None;
+    let mut judged = false;
+    let mut evidence = None;
+    for method in CLIENT_NOTIFICATIONS {
+        let run = v.probe(Probe::notification(method));
+        if run.paths.is_empty() {
+            continue;
+        }
+        judged = true;
+        for sent in run.replies() {
+            let kind = if sent.reply.error.is_some() { "an error" } else { "a result" };
+            first_failing.get_or_insert((*method, kind, sent.reply.span));
+            match findings.iter_mut().find(|f| f.span == sent.reply.span) {
+                Some(f) => {
+                    if !f.message.contains(method) {
+                        f.message = f.message.replacen("` ", &format!("`, `{method}` "), 1);
+                    }
+                }
+                None => findings.push(Finding {
+                    span: sent.reply.span,
+                    message: format!("replies to `{method}` with {kind}: a notification must get no response"),
+                }),
+            }
+        }
+        evidence = evidence.or(run.evidence());
+    }
+    if let Some((method, kind, span)) = first_failing {
+        let reason = format!("the notification `{method}` gets {kind} reply (built at {})", v.at(span));
+        return Verdict::fail(reason, findings);
+    }
+    if !judged {
+        return Verdict::skip("no path from the server's entry reaches its dispatch");
+    }
+    let how = match evidence {
+        Some(span) => format!(" (decided at {})", v.at(span)),
+        None => String::new(),
+    };
+    Verdict::pass(format!("client notifications get no JSON-RPC reply{how}"), evidence)
+}

@@ -1,0 +1,116 @@
+//! ab-001837/version-negotiation: initialize returns a protocolVersion the server supports.
+
+use super::{Finding, ServerView, Verdict};
+use crate::interp::{Probe, Value};
+
+enum Source {
+    Fixed(String),
+    Chosen,
+    Negotiated,
+    Echoed,
+    Unreadable,
+}
+
+fn classify(v: &Value) -> Source {
+    match v {
+        Value::Str(s) => Source::Fixed(s.clone()),
+        Value::ClientVersion { checked: true } => Source::Negotiated,
+        Value::ClientVersion { checked: false } => Source::Echoed,
+        Value::Unknown(parts) => {
+            let inner: Vec<Source> = parts.iter().map(classify).collect();
+            if inner.iter().any(|s| matches!(s, Source::Echoed)) {
+                Source::Echoed
+            } else if inner.iter().any(|s| matches!(s, Source::Negotiated)) {
+                Source::Negotiated
+            } else {
+                Source::Chosen
+            }
+        }
+        Value::Int(_) | Value::Bool(_) | Value::Null => Source::Unreadable,
+        _ => Source::Chosen,
+    }
+}
+
+fn protocol_version(result: &Value) -> Option<&Value> {
+    match result {
+        Value::Object(entries) => entries.iter().find(|(k, _)| k == "protocolVersion").map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+pub fn run(v: &ServerView) -> Verdict {
+    if v.discover_only() {
+        return Verdict::skip("the server implements revision 2026-07-28 (server/discover), which has no initialize");
+    }
+    let run = v.probe(Probe::request("initialize"));
+    if run.paths.is_empty() {
+        return Verdict::skip("no path from the server's entry reaches its dispatch");
+    }
+    let replies = run.replies();
+    if replies.is_empty() {
+        return Verdict::skip("no reply to `initialize` could be found (the code that sends replies is not visible)");
+    }
+    let mut findings = Vec::new();
+    let mut passes = Vec::new();
+    let mut rejects = None;
+    let mut not_found = None;
+    let mut unreadable = None;
+    for r in &replies {
+        if let Some(code) = r.reply.error {
+            match code {
+                Some(-32602 | -32022) => rejects = rejects.or(Some(r.reply.span)),
+                Some(-32601) => not_found = not_found.or(Some(r.reply.span)),
+                _ => {}
+            }
+            continue;
+        }
+        let Some(result) = &r.reply.result else { continue };
+        match protocol_version(result).map(classify) {
+            Some(Source::Echoed) => findings.push(Finding {
+                span: r.reply.span,
+                message: "returns the client's protocolVersion without checking that the server supports it".into(),
+            }),
+            Some(Source::Fixed(s)) => passes.push((format!("initialize returns the fixed protocolVersion \"{s}\""), r.reply.span)),
+            Some(Source::Negotiated) => passes.push((
+                "initialize returns the client's protocolVersion only after checking it against a supported set".into(),
+                r.reply.span,
+            )),
+            Some(Source::Chosen) => passes.push(("initialize returns a protocolVersion chosen by the server".into(), r.reply.span)),
+            Some(Source::Unreadable) => {
+                unreadable.get_or_insert(r.reply.span);
+            }
+            None if matches!(result, Value::Object(_)) => findings.push(Finding {
+                span: r.reply.span,
+                message: "the initialize result has no protocolVersion".into(),
+            }),
+            None => {
+                unreadable.get_or_insert(r.reply.span);
+            }
+        }
+    }
+    if let Some(first) = findings.first() {
+        let reason = format!("{} ({})", first.message, v.at(first.span));
+        return Verdict::fail(reason, findings);
+    }
+    if let Some((reason, span)) = passes.first() {
+        let note = match rejects {
+            Some(s) => format!("; unsupported versions are rejected with an error at {}", v.at(s)),
+            None => String::new(),
+        };
+        return Verdict::pass(format!("{reason} ({}){note}", v.at(*span)), Some(*span));
+    }
+    if let Some(span) = rejects {
+        return Verdict::pass(
+            format!("initialize rejects unsupported protocol versions with -32602 ({})", v.at(span)),
+            Some(span),
+        );
+    }
+    if let Some(span) = not_found {
+        let f = Finding { span, message: "`initialize` reaches the unknown-method fallback: there is no initialize handler".into() };
+        return Verdict::fail(format!("initialize is not handled ({})", v.at(span)), vec![f]);
+    }
+    match unreadable {
+        Some(span) => Verdict::skip(format!("cannot tell what the initialize result at {} holds", v.at(span))),
+        None => Verdict::skip("no initialize result could be read"),
+    }
+}

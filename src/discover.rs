@@ -1,0 +1,144 @@
+//! Discovery: which files to scan, walked in parallel with the `ignore` crate.
+
+use crate::model::Language;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Folders never entered unless named on the command line.
+const SKIPPED_DIRS: &[&str] = &["node_modules", "target", "vendor", ".venv", "venv", "dist", "build", "__pycache__"];
+
+/// A file to scan.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// The path shown in reports: relative to the scan root, `/`-separated.
+    pub display: String,
+    pub language: Language,
+    pub size: u64,
+}
+
+/// A file that was seen but not scanned, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Skipped {
+    pub display: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub files: Vec<Candidate>,
+    pub skipped: Vec<Skipped>,
+}
+
+pub struct Options {
+    pub max_file_size: u64,
+}
+
+pub fn language_of(path: &Path) -> Option<Language> {
+    match path.extension()?.to_str()? {
+        "py" | "pyi" => Some(Language::Python),
+        "rs" => Some(Language::Rust),
+        _ => None,
+    }
+}
+
+/// The path as reports show it.
+pub fn display_path(path: &Path, root: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = rel.strip_prefix(".").unwrap_or(rel);
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    if parts.is_empty() {
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Walks the given paths. Errors name a path that does not exist.
+pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discovered, String> {
+    let out = Mutex::new(Discovered::default());
+    let mut dirs = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| format!("cannot read `{}`: {}", p.display(), plain_io(&e)))?;
+        if meta.is_dir() {
+            dirs.push(p.clone());
+        } else {
+            // A file named on the command line is always scanned.
+            let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
+            consider(p, root, meta.len(), meta.is_file(), opts, &mut d);
+        }
+    }
+    if let Some((first, rest)) = dirs.split_first() {
+        let mut builder = ignore::WalkBuilder::new(first);
+        for d in rest {
+            builder.add(d);
+        }
+        builder
+            .hidden(true)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .require_git(false)
+            .ignore(true)
+            .parents(true)
+            .follow_links(false)
+            .filter_entry(|e| {
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                !(is_dir && e.depth() > 0 && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+            });
+        builder.build_parallel().run(|| {
+            let out = &out;
+            Box::new(move |entry| {
+                let Ok(entry) = entry else { return ignore::WalkState::Continue };
+                let Some(ft) = entry.file_type() else { return ignore::WalkState::Continue };
+                if ft.is_dir() || language_of(entry.path()).is_none() {
+                    return ignore::WalkState::Continue;
+                }
+                let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
+                if ft.is_symlink() {
+                    d.skipped.push(Skipped {
+                        display: display_path(entry.path(), root),
+                        reason: "symbolic link: not followed".into(),
+                    });
+                } else {
+                    let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                    consider(entry.path(), root, size, ft.is_file(), opts, &mut d);
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    }
+    let mut d = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    d.files.sort_by(|a, b| a.display.cmp(&b.display));
+    d.files.dedup_by(|a, b| a.display == b.display);
+    d.skipped.sort();
+    d.skipped.dedup();
+    Ok(d)
+}
+
+fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {
+    let display = display_path(path, root);
+    let Some(language) = language_of(path) else {
+        d.skipped.push(Skipped { display, reason: "not a supported source file (.py, .rs)".into() });
+        return;
+    };
+    if !regular {
+        d.skipped.push(Skipped { display, reason: "not a regular file".into() });
+    } else if size > opts.max_file_size {
+        d.skipped.push(Skipped {
+            display,
+            reason: format!("{} bytes, over the {}-byte size cap", size, opts.max_file_size),
+        });
+    } else {
+        d.files.push(Candidate { path: path.to_path_buf(), display, language, size });
+    }
+}
+
+/// An I/O error as a lower-case phrase without the OS error number.
+pub fn plain_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}

@@ -1,0 +1,316 @@
+//! Grouping: which functions make up each MCP server.
+//!
+//! A *dispatcher* is a function that picks code by comparing the method name
+//! with two or more MCP method names (a `match`, an `if` chain, a handler map).
+//! Dispatchers connected by calls form one server; its *entries* are the
+//! outermost functions that lead to it (a stdin loop, an HTTP route handler)
+//! and to no other server. A file that imports an official SDK and holds no
+//! hand-written dispatch becomes an SDK-based server.
+
+use crate::interp::Program;
+use crate::model::{Expr, FnId, Language, MCP_METHODS, Pattern, Span, Stmt, walk_block};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Transport {
+    Stdio,
+    Http,
+}
+
+impl Transport {
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub function: FnId,
+    pub http: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Server {
+    pub language: Language,
+    /// The dispatcher that locates the server (its first dispatch site).
+    pub span: Span,
+    pub dispatchers: Vec<FnId>,
+    pub entries: Vec<Entry>,
+    /// Indexes of the files whose code takes part.
+    pub files: BTreeSet<u32>,
+    pub sdk: Option<String>,
+    pub hand_written: bool,
+    pub transports: Vec<Transport>,
+    /// The MCP method names the dispatch compares against.
+    pub methods: BTreeSet<String>,
+}
+
+/// MCP method names a function dispatches on, with the first place it does so.
+fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Span>) {
+    let f = prog.function(id);
+    let mut names = BTreeSet::new();
+    let mut first: Option<Span> = None;
+    let mut note = |s: &str, span: Option<Span>, names: &mut BTreeSet<String>| {
+        if MCP_METHODS.contains(&s) {
+            names.insert(s.to_string());
+            if let Some(sp) = span {
+                if first.is_none_or(|f| sp.start < f.start) {
+                    first = Some(sp);
+                }
+            }
+        }
+    };
+    walk_block(&f.body, &mut |e| match e {
+        Expr::Match { arms, span, .. } => {
+            for arm in arms {
+                for p in &arm.patterns {
+                    if let Pattern::Str(s) = p {
+                        note(s, Some(*span), &mut names);
+                    }
+                }
+            }
+        }
+        Expr::If { cond, span, .. } => {
+            cond.walk(&mut |c| match c {
+                Expr::Eq { left, right, .. } => {
+                    for side in [left, right] {
+                        if let Expr::Str(s) = side.as_ref() {
+                            note(s, Some(*span), &mut names);
+                        }
+                    }
+                }
+                Expr::Member { collection, .. } => {
+                    if let Expr::Array { items, .. } = collection.as_ref() {
+                        for i in items {
+                            if let Expr::Str(s) = i {
+                                note(s, Some(*span), &mut names);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            });
+        }
+        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+            if let Expr::Var(name) = collection.as_ref() {
+                if let Some(Expr::Object { entries, span }) = prog.global(name) {
+                    for (k, _) in entries {
+                        note(k, Some(*span), &mut names);
+                    }
+                } else if !prog.registrations_empty() {
+                    for m in prog.registered_methods() {
+                        note(m, None, &mut names);
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    (names, first.or(Some(f.span)))
+}
+
+/// Functions each function may call (by name, through handler tables too).
+fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
+    let n = prog.functions.len();
+    let mut edges = vec![Vec::new(); n];
+    for (id, out) in edges.iter_mut().enumerate() {
+        let f = prog.function(id);
+        let mut seen = HashSet::new();
+        let mut add = |target: Option<FnId>, out: &mut Vec<FnId>| {
+            if let Some(t) = target {
+                if t != id && seen.insert(t) {
+                    out.push(t);
+                }
+            }
+        };
+        let mut visit = |e: &Expr, out: &mut Vec<FnId>| match e {
+            Expr::Call { callee, .. } => add(prog.resolve(callee), out),
+            Expr::FnRef(name) => add(prog.resolve(name), out),
+            Expr::Var(name) => {
+                if let Some(global) = prog.global(name) {
+                    global.walk(&mut |g| {
+                        if let Expr::Var(v) = g {
+                            add(prog.resolve(v), out);
+                        }
+                    });
+                } else if !name.contains('.') || name.starts_with("self.") {
+                    add(prog.resolve(name), out);
+                }
+            }
+            Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+                for m in prog.registered_methods() {
+                    if let Some(h) = prog.registration(m) {
+                        add(prog.resolve(h), out);
+                    }
+                }
+            }
+            _ => {}
+        };
+        walk_block(&f.body, &mut |e| visit(e, out));
+        for s in &f.body {
+            if let Stmt::Return { value: Some(Expr::Var(v)), .. } = s {
+                add(prog.resolve(v), out);
+            }
+        }
+    }
+    edges
+}
+
+fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
+    let mut seen: HashSet<FnId> = start.iter().copied().collect();
+    let mut queue: VecDeque<FnId> = start.iter().copied().collect();
+    while let Some(f) = queue.pop_front() {
+        for &t in &edges[f] {
+            if seen.insert(t) {
+                queue.push_back(t);
+            }
+        }
+    }
+    seen
+}
+
+pub fn servers(prog: &Program) -> Vec<Server> {
+    let n = prog.functions.len();
+    let edges = call_graph(prog);
+    let mut callers = vec![Vec::new(); n];
+    for (from, tos) in edges.iter().enumerate() {
+        for &t in tos {
+            callers[t].push(from);
+        }
+    }
+    let http_handlers: HashSet<&str> =
+        prog.files().flat_map(|f| f.http_handlers.iter().map(String::as_str)).collect();
+
+    let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
+    for id in 0..n {
+        let (names, span) = dispatched_methods(prog, id);
+        if names.len() >= 2 {
+            dispatch.insert(id, (names, span.unwrap_or_default()));
+        }
+    }
+    // Dispatchers connected by calls are one server: union by reachability.
+    let mut ids: Vec<FnId> = dispatch.keys().copied().collect();
+    ids.sort();
+    let mut group_of: HashMap<FnId, usize> = HashMap::new();
+    let mut groups: Vec<Vec<FnId>> = Vec::new();
+    for &d in &ids {
+        let down = reach(&[d], &edges);
+        let up = reach(&[d], &callers);
+        let joined: BTreeSet<usize> = ids
+            .iter()
+            .filter(|o| **o != d && (down.contains(o) || up.contains(o)))
+            .filter_map(|o| group_of.get(o).copied())
+            .collect();
+        match joined.iter().next() {
+            Some(&g) => {
+                groups[g].push(d);
+                group_of.insert(d, g);
+                for &other in joined.iter().skip(1) {
+                    let moved = std::mem::take(&mut groups[other]);
+                    for m in &moved {
+                        group_of.insert(*m, g);
+                    }
+                    groups[g].extend(moved);
+                }
+            }
+            None => {
+                group_of.insert(d, groups.len());
+                groups.push(vec![d]);
+            }
+        }
+    }
+    groups.retain(|g| !g.is_empty());
+
+    let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach(g, &callers)).collect();
+    let reaches = |f: FnId| -> Vec<usize> { (0..groups.len()).filter(|&g| ancestors[g].contains(&f)).collect() };
+
+    let mut out = Vec::new();
+    let mut claimed_files = HashSet::new();
+    for (gi, group) in groups.iter().enumerate() {
+        let only_this = |f: FnId| reaches(f) == vec![gi];
+        let mut entries: Vec<FnId> = ancestors[gi]
+            .iter()
+            .copied()
+            .filter(|&a| only_this(a))
+            .filter(|&a| {
+                let f = prog.function(a);
+                let route = f.http_route || http_handlers.contains(f.name.as_str());
+                route || callers[a].iter().all(|&c| !only_this(c))
+            })
+            .collect();
+        if entries.is_empty() {
+            entries = group.clone();
+        }
+        entries.sort();
+        let top = group
+            .iter()
+            .copied()
+            .filter(|d| !group.iter().any(|o| o != d && reach(&[*o], &edges).contains(d)))
+            .min()
+            .unwrap_or(group[0]);
+        let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
+        members.extend(ancestors[gi].iter().copied());
+        let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();
+        let mut methods = BTreeSet::new();
+        for d in group {
+            methods.extend(dispatch[d].0.iter().cloned());
+        }
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .map(|e| {
+                let f = prog.function(e);
+                Entry { function: e, http: f.http_route || http_handlers.contains(f.name.as_str()) }
+            })
+            .collect();
+        let mut transports = Vec::new();
+        if members.iter().any(|&m| prog.function(m).reads_stdin) {
+            transports.push(Transport::Stdio);
+        }
+        if entries.iter().any(|e| e.http) {
+            transports.push(Transport::Http);
+        }
+        let sdk = files
+            .iter()
+            .filter_map(|f| prog.file_by_index(*f))
+            .flat_map(|f| f.sdk_imports.iter())
+            .map(|i| i.sdk.clone())
+            .next();
+        claimed_files.extend(files.iter().copied());
+        let mut dispatchers = group.clone();
+        dispatchers.sort();
+        out.push(Server {
+            language: prog.file_of(top).language,
+            span: dispatch[&top].1,
+            dispatchers,
+            entries,
+            files,
+            sdk,
+            hand_written: true,
+            transports,
+            methods,
+        });
+    }
+    for file in prog.files() {
+        let Some(import) = file.sdk_imports.first() else { continue };
+        let index = import.span.file;
+        if claimed_files.contains(&index) {
+            continue;
+        }
+        out.push(Server {
+            language: file.language,
+            span: import.span,
+            dispatchers: Vec::new(),
+            entries: Vec::new(),
+            files: BTreeSet::from([index]),
+            sdk: Some(import.sdk.clone()),
+            hand_written: false,
+            transports: Vec::new(),
+            methods: BTreeSet::new(),
+        });
+    }
+    out.sort_by_key(|s| (s.span.file, s.span.start));
+    out
+}

@@ -1,0 +1,306 @@
+//! Lowering: from a tree-sitter syntax tree to the facts of [`crate::model`].
+//!
+//! One module per language knows its grammar; this module holds what the
+//! languages share: spans, the depth bound, and the builders that recognise
+//! JSON-RPC replies, HTTP responses and message-field reads from names.
+
+pub mod python;
+pub mod rust;
+
+use crate::model::{Expr, FileFacts, Language, MessageField, ReplyExpr, Span};
+use tree_sitter::Node;
+
+/// Nesting deeper than this is not lowered further (the rest of the file still is).
+pub const MAX_DEPTH: usize = 256;
+
+/// Why a file could not be lowered.
+#[derive(Debug)]
+pub enum LowerError {
+    TooDeep,
+}
+
+/// Shared state of one file's lowering.
+pub struct Ctx<'a> {
+    pub src: &'a [u8],
+    pub file: u32,
+    pub depth: usize,
+    pub too_deep: bool,
+    /// Set when the function being lowered touches standard input.
+    pub saw_stdin: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(src: &'a [u8], file: u32) -> Self {
+        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false }
+    }
+
+    pub fn text(&self, node: Node) -> &'a str {
+        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+    }
+
+    pub fn span(&self, node: Node) -> Span {
+        let p = node.start_position();
+        Span {
+            file: self.file,
+            line: p.row as u32 + 1,
+            column: p.column as u32 + 1,
+            start: node.start_byte() as u32,
+            end: node.end_byte() as u32,
+        }
+    }
+
+    /// Enters one nesting level; false when the bound is hit.
+    pub fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.too_deep = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+/// Lowers one parsed file.
+pub fn lower(
+    language: Language,
+    path: &str,
+    src: &[u8],
+    tree: &tree_sitter::Tree,
+    file: u32,
+) -> Result<FileFacts, LowerError> {
+    let mut ctx = Ctx::new(src, file);
+    let mut facts = FileFacts {
+        path: path.to_string(),
+        language,
+        functions: Vec::new(),
+        registrations: Vec::new(),
+        sdk_imports: Vec::new(),
+        http_handlers: Vec::new(),
+        syntax_error: None,
+    };
+    let root = tree.root_node();
+    match language {
+        Language::Python => python::lower_file(&mut ctx, root, &mut facts),
+        Language::Rust => rust::lower_file(&mut ctx, root, &mut facts),
+        _ => {}
+    }
+    if ctx.too_deep {
+        return Err(LowerError::TooDeep);
+    }
+    if root.has_error() {
+        facts.syntax_error = Some(first_error(&ctx, root));
+    }
+    Ok(facts)
+}
+
+fn first_error(ctx: &Ctx, root: Node) -> Span {
+    let mut cursor = root.walk();
+    let mut node = root;
+    // Descend iteratively toward the first error or missing node.
+    loop {
+        if node.is_error() || node.is_missing() {
+            return ctx.span(node);
+        }
+        let next = node.children(&mut cursor).find(|c| c.has_error());
+        match next {
+            Some(child) => node = child,
+            None => return ctx.span(node),
+        }
+    }
+}
+
+/// The text of a string literal's content, without quotes or prefixes.
+pub fn unquote(raw: &str) -> String {
+    let s = raw.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '#');
+    let s = s.trim_matches('#');
+    for q in ["\"\"\"", "'''", "\"", "'", "`"] {
+        if s.len() >= 2 * q.len() && s.starts_with(q) && s.ends_with(q) {
+            return s[q.len()..s.len() - q.len()].to_string();
+        }
+    }
+    s.to_string()
+}
+
+/// The message field a key names, when it is one the checks follow.
+pub fn message_field(key: &str) -> Option<MessageField> {
+    match key {
+        "method" | "Method" => Some(MessageField::Method),
+        "id" | "ID" | "Id" => Some(MessageField::Id),
+        "protocolVersion" | "protocol_version" | "ProtocolVersion" => {
+            Some(MessageField::ProtocolVersion)
+        }
+        _ => None,
+    }
+}
+
+/// The last segment of a dotted or path-qualified name: `self.a.send` -> `send`.
+pub fn last_segment(name: &str) -> &str {
+    name.rsplit(['.', ':', '>']).next().unwrap_or(name)
+}
+
+/// An object literal: a JSON-RPC reply when it carries `result` or `error`
+/// next to `jsonrpc` or `id`; otherwise a plain object.
+pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
+    let has = |k: &str| entries.iter().any(|(key, _)| key == k);
+    let framed = has("jsonrpc") || has("id");
+    if framed {
+        if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error") {
+            if !matches!(v, Expr::Null) {
+                return Expr::Reply { kind: ReplyExpr::Error(Box::new(v.clone())), span };
+            }
+        }
+        if let Some((_, v)) = entries.iter().find(|(k, _)| k == "result") {
+            return Expr::Reply { kind: ReplyExpr::Result(Box::new(v.clone())), span };
+        }
+    }
+    Expr::Object { entries, span }
+}
+
+/// Names that only convert or unwrap their receiver.
+const TRANSPARENT: &[&str] = &[
+    "as_str", "as_deref", "as_ref", "to_string", "to_owned", "clone", "unwrap", "expect",
+    "borrow", "deref", "into", "strip", "lower", "trim", "cloned", "copied", "as_object",
+    "into_response", "as_string", "toString", "valueOf",
+];
+
+const HTTP_RESPONSES: &[&str] = &[
+    "Response", "JSONResponse", "PlainTextResponse", "HTMLResponse", "ORJSONResponse",
+    "UJSONResponse", "json_response", "jsonify", "make_response", "HttpResponse",
+];
+
+/// A method call `receiver.name(args)`, or a plain call when `receiver` is None.
+/// Recognises message-field reads, key tests, prefix tests and HTTP responses.
+pub fn call(
+    callee: String,
+    receiver: Option<Expr>,
+    args: Vec<Expr>,
+    keywords: Vec<(String, Expr)>,
+    span: Span,
+) -> Expr {
+    let name = last_segment(&callee).to_string();
+    let first_str = match args.first() {
+        Some(Expr::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    if let Some(recv) = receiver.clone() {
+        match name.as_str() {
+            "get" | "get_str" | "pointer" => {
+                if let Some(field) = first_str.as_deref().and_then(message_field) {
+                    return Expr::Field(field);
+                }
+                if let Some(key) = args.into_iter().next() {
+                    return Expr::Lookup { collection: Box::new(recv), key: Box::new(key) };
+                }
+                return Expr::opaque(vec![recv]);
+            }
+            "startswith" | "starts_with" | "startsWith" => {
+                if let Some(prefix) = first_str {
+                    return Expr::StartsWith { text: Box::new(recv), prefix };
+                }
+            }
+            "is_none" | "isNone" | "is_null" => return Expr::IsNull(Box::new(recv)),
+            "is_some" => return Expr::Not(Box::new(Expr::IsNull(Box::new(recv)))),
+            "contains_key" | "has_key" | "hasOwnProperty" | "has" | "contains" | "includes"
+            | "__contains__" => {
+                if let Some(key) = first_str.clone() {
+                    if matches!(name.as_str(), "contains_key" | "has_key" | "hasOwnProperty")
+                        || message_field(&key).is_some() && name == "has"
+                    {
+                        return Expr::HasKey { object: Box::new(recv), key };
+                    }
+                }
+                if let Some(item) = args.into_iter().next() {
+                    return Expr::Member { item: Box::new(item), collection: Box::new(recv) };
+                }
+                return Expr::opaque(vec![recv]);
+            }
+            n if TRANSPARENT.contains(&n) => return recv,
+            _ => {}
+        }
+    }
+    if HTTP_RESPONSES.contains(&name.as_str()) {
+        return http_response(args, keywords, span);
+    }
+    let mut all_args = args;
+    all_args.extend(keywords.into_iter().map(|(_, v)| v));
+    Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
+}
+
+/// `Response(body, status_code=202)` and its relatives.
+fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> Expr {
+    let mut status = None;
+    let mut body = None;
+    for (k, v) in keywords {
+        match k.as_str() {
+            "status_code" | "status" => {
+                if let Expr::Int(n) = v {
+                    status = u16::try_from(n).ok();
+                }
+            }
+            "content" | "body" | "response" => body = Some(Box::new(v)),
+            _ => {}
+        }
+    }
+    let mut positional = args.into_iter();
+    if body.is_none() {
+        body = positional.next().map(Box::new);
+    }
+    if status.is_none() {
+        if let Some(Expr::Int(n)) = positional.next() {
+            status = u16::try_from(n).ok();
+        }
+    }
+    Expr::Http { status, body, span }
+}
+
+/// HTTP status constants by name (`StatusCode::ACCEPTED`, `http.StatusAccepted`).
+pub fn status_by_name(name: &str) -> Option<u16> {
+    let n = last_segment(name).to_ascii_uppercase().replace('_', "");
+    let n = n.trim_start_matches("STATUS");
+    Some(match n {
+        "OK" => 200,
+        "CREATED" => 201,
+        "ACCEPTED" => 202,
+        "NOCONTENT" => 204,
+        "BADREQUEST" => 400,
+        "UNAUTHORIZED" => 401,
+        "FORBIDDEN" => 403,
+        "NOTFOUND" => 404,
+        "METHODNOTALLOWED" => 405,
+        "INTERNALSERVERERROR" => 500,
+        _ => return None,
+    })
+}
+
+/// True when the assignment target names the session's initialized flag.
+pub fn is_initialized_flag(target: &str) -> bool {
+    let last = last_segment(target).to_ascii_lowercase();
+    last.trim_start_matches('_').starts_with("initialized") || last == "is_initialized"
+}
+
+/// Known official SDK import prefixes per language.
+pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> {
+    let m = module.trim();
+    match language {
+        Language::Python => {
+            let root = m.split('.').next().unwrap_or("");
+            match root {
+                "mcp" => Some("mcp (Python SDK)"),
+                "fastmcp" => Some("fastmcp"),
+                _ => None,
+            }
+        }
+        Language::Rust => {
+            let root = m.trim_start_matches("::").split("::").next().unwrap_or("");
+            match root {
+                "rmcp" => Some("rmcp"),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,605 @@
+//! Python: `tree-sitter-python` syntax trees to facts.
+
+use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, unquote};
+use crate::model::{
+    Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt,
+};
+use tree_sitter::Node;
+
+/// Decorator and router method names that make a function an HTTP handler.
+const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put", "websocket"];
+const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "add_api_websocket_route"];
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let body = block_children(ctx, root, facts, None);
+    let span = ctx.span(root);
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body,
+        span,
+        http_route: false,
+        reads_stdin: std::mem::take(&mut ctx.saw_stdin),
+    });
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+/// Lowers the statements of a block-like node; nested definitions become functions of their own.
+fn block_children(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Block {
+    let mut out = Vec::new();
+    if !ctx.enter() {
+        return out;
+    }
+    for child in children(node) {
+        statement(ctx, child, facts, owner, &mut out);
+    }
+    ctx.leave();
+    out
+}
+
+fn block_of(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts, owner: Option<&str>) -> Block {
+    match node {
+        Some(n) => block_children(ctx, n, facts, owner),
+        None => Vec::new(),
+    }
+}
+
+fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
+    match node.kind() {
+        "function_definition" => function(ctx, node, facts, owner, &[]),
+        "decorated_definition" => decorated(ctx, node, facts, owner),
+        "class_definition" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
+            // Class-level assignments (handler tables) behave like module globals.
+            out.extend(body.into_iter().filter(|s| matches!(s, Stmt::Assign { .. })));
+        }
+        "expression_statement" => {
+            for child in children(node) {
+                expression_statement(ctx, child, facts, out);
+            }
+        }
+        "return_statement" => {
+            let value = children(node).first().map(|v| return_value(ctx, *v));
+            out.push(Stmt::Return { value, span: ctx.span(node) });
+        }
+        "raise_statement" => {
+            let value = children(node).first().map(|v| expr(ctx, *v)).unwrap_or_else(Expr::unknown);
+            out.push(Stmt::Raise { value, span: ctx.span(node) });
+        }
+        "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
+        "match_statement" => out.push(Stmt::Expr(match_statement(ctx, node, facts, owner))),
+        "for_statement" | "while_statement" => {
+            let mut body = Vec::new();
+            if let Some(right) = node.child_by_field_name("right") {
+                body.push(Stmt::Expr(expr(ctx, right)));
+            }
+            body.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
+            out.push(Stmt::Expr(Expr::Loop { body }));
+        }
+        "try_statement" => try_statement(ctx, node, facts, owner, out),
+        "with_statement" => {
+            for item in children(node).into_iter().filter(|c| c.kind() == "with_clause") {
+                for wi in children(item) {
+                    if let Some(v) = wi.child_by_field_name("value") {
+                        out.push(Stmt::Expr(expr(ctx, v)));
+                    }
+                }
+            }
+            out.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
+        }
+        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        "import_statement" | "import_from_statement" => import(ctx, node, facts),
+        "block" => out.extend(block_children(ctx, node, facts, owner)),
+        _ => {}
+    }
+}
+
+fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
+    let modules: Vec<Node> = match node.kind() {
+        "import_from_statement" => node.child_by_field_name("module_name").into_iter().collect(),
+        _ => {
+            let mut cursor = node.walk();
+            node.children_by_field_name("name", &mut cursor).collect()
+        }
+    };
+    for m in modules {
+        let name = match m.kind() {
+            "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
+            _ => ctx.text(m),
+        };
+        if let Some(sdk) = sdk_for_import(Language::Python, name) {
+            facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(node) });
+        }
+    }
+}
+
+fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    match node.kind() {
+        "assignment" | "augmented_assignment" => {
+            let (Some(left), Some(right)) =
+                (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            else {
+                return;
+            };
+            let span = ctx.span(node);
+            let target = ctx.text(left).to_string();
+            if left.kind() == "subscript" {
+                // `handlers["tools/list"] = on_list` registers a handler.
+                if let Some(key) = left.child_by_field_name("subscript").filter(|k| k.kind() == "string") {
+                    let method = unquote(ctx.text(key));
+                    if crate::model::is_mcp_method(&method) {
+                        let registry = left.child_by_field_name("value").map(|v| ctx.text(v)).unwrap_or("");
+                        facts.registrations.push(Registration {
+                            registry: registry.to_string(),
+                            method,
+                            handler: ctx.text(right).to_string(),
+                            span,
+                        });
+                        return;
+                    }
+                }
+            }
+            let value = expr(ctx, right);
+            if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+                out.push(Stmt::SetInitialized { span });
+            }
+            if matches!(left.kind(), "identifier" | "attribute") {
+                out.push(Stmt::Assign { target, value, span });
+            } else {
+                out.push(Stmt::Expr(value));
+            }
+        }
+        _ => {
+            let e = expr(ctx, node);
+            note_router_call(ctx, node, facts);
+            out.push(Stmt::Expr(e));
+        }
+    }
+}
+
+/// `app.add_api_route("/mcp", endpoint)`: remembers `endpoint` as an HTTP handler.
+fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    if node.kind() != "call" {
+        return;
+    }
+    let Some(func) = node.child_by_field_name("function") else { return };
+    let name = super::last_segment(ctx.text(func));
+    if !ROUTER_CALLS.contains(&name) {
+        return;
+    }
+    if let Some(args) = node.child_by_field_name("arguments") {
+        for a in children(args) {
+            if a.kind() == "identifier" {
+                facts.http_handlers.push(ctx.text(a).to_string());
+            }
+        }
+    }
+}
+
+fn decorated(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
+    let decorators: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "decorator").collect();
+    if let Some(def) = node.child_by_field_name("definition") {
+        match def.kind() {
+            "function_definition" => function(ctx, def, facts, owner, &decorators),
+            "class_definition" => {
+                let mut ignored = Vec::new();
+                statement(ctx, def, facts, owner, &mut ignored);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, decorators: &[Node]) {
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let mut http_route = false;
+    for d in decorators {
+        let Some(e) = children(*d).into_iter().next() else { continue };
+        let (func, args) = if e.kind() == "call" {
+            (e.child_by_field_name("function"), e.child_by_field_name("arguments"))
+        } else {
+            (Some(e), None)
+        };
+        let func_text = func.map(|f| ctx.text(f)).unwrap_or("");
+        let last = super::last_segment(func_text);
+        if ROUTE_DECORATORS.contains(&last) && func_text.contains('.') {
+            http_route = true;
+        }
+        let first = args.and_then(|a| children(a).into_iter().next());
+        if let Some(first) = first.filter(|f| f.kind() == "string") {
+            let method = unquote(ctx.text(first));
+            if crate::model::is_mcp_method(&method) {
+                let registry = func_text.rsplit_once('.').map(|(r, _)| r).unwrap_or(func_text);
+                facts.registrations.push(Registration {
+                    registry: registry.to_string(),
+                    method,
+                    handler: name.clone(),
+                    span: ctx.span(*d),
+                });
+            }
+        }
+    }
+    let params = node
+        .child_by_field_name("parameters")
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter_map(|c| match c.kind() {
+                    "identifier" => Some(ctx.text(c).to_string()),
+                    _ => c.child_by_field_name("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
+                })
+                .filter(|p| p != "self" && p != "cls")
+                .collect()
+        })
+        .unwrap_or_default();
+    let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
+    let body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
+    let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
+    facts.functions.push(Function {
+        name,
+        owner: owner.map(str::to_string),
+        params,
+        body,
+        span: ctx.span(node),
+        http_route,
+        reads_stdin,
+    });
+}
+
+fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
+    let cond = node.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
+    let then = block_of(ctx, node.child_by_field_name("consequence"), facts, owner);
+    let mut cursor = node.walk();
+    let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+    let otherwise = else_chain(ctx, &alternatives, facts, owner);
+    Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(node) }
+}
+
+fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option<&str>) -> Block {
+    let Some((first, rest)) = alts.split_first() else { return Vec::new() };
+    match first.kind() {
+        "elif_clause" => {
+            let cond = first.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
+            let then = block_of(ctx, first.child_by_field_name("consequence"), facts, owner);
+            let otherwise = else_chain(ctx, rest, facts, owner);
+            vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(*first) })]
+        }
+        _ => block_of(ctx, first.child_by_field_name("body"), facts, owner),
+    }
+}
+
+fn match_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
+    let subject = node.child_by_field_name("subject").map(|s| expr(ctx, s)).unwrap_or_else(Expr::unknown);
+    let mut arms = Vec::new();
+    if let Some(body) = node.child_by_field_name("body") {
+        for clause in children(body).into_iter().filter(|c| c.kind() == "case_clause") {
+            let mut patterns = Vec::new();
+            for p in children(clause).into_iter().filter(|c| c.kind() == "case_pattern") {
+                case_pattern(ctx, p, &mut patterns);
+            }
+            let guard = clause.child_by_field_name("guard").and_then(|g| g.named_child(0)).map(|g| expr(ctx, g));
+            let body = block_of(ctx, clause.child_by_field_name("consequence"), facts, owner);
+            arms.push(Arm { patterns, guard, body, span: ctx.span(clause) });
+        }
+    }
+    Expr::Match { subject: Box::new(subject), arms, span: ctx.span(node) }
+}
+
+fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
+    let inner = children(node);
+    let Some(first) = inner.first() else {
+        // A bare `_` has no named children.
+        out.push(Pattern::Any(None));
+        return;
+    };
+    match first.kind() {
+        "string" => out.push(Pattern::Str(unquote(ctx.text(*first)))),
+        "integer" => out.push(ctx.text(*first).parse().map(Pattern::Int).unwrap_or(Pattern::Unknown)),
+        "union_pattern" => {
+            for alt in children(*first) {
+                match alt.kind() {
+                    "string" => out.push(Pattern::Str(unquote(ctx.text(alt)))),
+                    _ => out.push(Pattern::Unknown),
+                }
+            }
+        }
+        "dotted_name" if ctx.text(*first) == "_" => out.push(Pattern::Any(None)),
+        "dotted_name" | "identifier" => out.push(Pattern::Any(Some(ctx.text(*first).to_string()))),
+        "as_pattern" => {
+            let alias = first.child_by_field_name("alias").map(|a| ctx.text(a).to_string());
+            out.push(Pattern::Any(alias));
+        }
+        _ => out.push(Pattern::Unknown),
+    }
+}
+
+fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
+    let mut body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
+    let mut handler = Vec::new();
+    let mut binding = None;
+    let mut finally = Vec::new();
+    for clause in children(node) {
+        match clause.kind() {
+            "except_clause" | "except_group_clause" => {
+                if handler.is_empty() {
+                    binding = children(clause)
+                        .into_iter()
+                        .find(|c| c.kind() == "as_pattern")
+                        .and_then(|a| a.child_by_field_name("alias"))
+                        .map(|a| ctx.text(a).to_string());
+                    let block = children(clause).into_iter().find(|c| c.kind() == "block");
+                    handler = block_of(ctx, block, facts, owner);
+                }
+            }
+            "else_clause" => body.extend(block_of(ctx, clause.child_by_field_name("body"), facts, owner)),
+            "finally_clause" => {
+                let block = children(clause).into_iter().find(|c| c.kind() == "block");
+                finally = block_of(ctx, block, facts, owner);
+            }
+            _ => {}
+        }
+    }
+    out.push(Stmt::Expr(Expr::Try { body, handler, binding }));
+    out.extend(finally);
+}
+
+/// `return body, 202` is an HTTP response in Flask-style handlers.
+fn return_value(ctx: &mut Ctx, node: Node) -> Expr {
+    if matches!(node.kind(), "expression_list" | "tuple") {
+        let items = children(node);
+        if items.len() == 2 && items[1].kind() == "integer" {
+            if let Ok(status) = ctx.text(items[1]).parse::<u16>() {
+                let body = expr(ctx, items[0]);
+                return Expr::Http { status: Some(status), body: Some(Box::new(body)), span: ctx.span(node) };
+            }
+        }
+    }
+    expr(ctx, node)
+}
+
+fn expr(ctx: &mut Ctx, node: Node) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, node);
+    ctx.leave();
+    e
+}
+
+fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
+    match node.kind() {
+        "identifier" => {
+            let t = ctx.text(node);
+            if t == "stdin" {
+                ctx.saw_stdin = true;
+            }
+            Expr::Var(t.to_string())
+        }
+        "none" => Expr::Null,
+        "true" => Expr::Bool(true),
+        "false" => Expr::Bool(false),
+        "integer" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "unary_operator" => {
+            let arg = node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            match (ctx.text(node).starts_with('-'), arg) {
+                (true, Expr::Int(n)) => Expr::Int(-n),
+                (_, other) => Expr::opaque(vec![other]),
+            }
+        }
+        "string" => string(ctx, node),
+        "concatenated_string" => {
+            let parts: Vec<Expr> = children(node).into_iter().map(|c| string(ctx, c)).collect();
+            if parts.iter().all(|p| matches!(p, Expr::Str(_))) {
+                Expr::Str(parts.into_iter().map(|p| if let Expr::Str(s) = p { s } else { String::new() }).collect())
+            } else {
+                Expr::opaque(parts)
+            }
+        }
+        "parenthesized_expression" | "await" => {
+            children(node).first().map(|c| expr(ctx, *c)).unwrap_or_else(Expr::unknown)
+        }
+        "attribute" => attribute(ctx, node),
+        "subscript" => {
+            let value = node.child_by_field_name("value");
+            let key = node.child_by_field_name("subscript");
+            let collection = value.map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+            match key {
+                Some(k) if k.kind() == "string" => {
+                    let key = unquote(ctx.text(k));
+                    match message_field(&key) {
+                        Some(f) => Expr::Field(f),
+                        None => Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(key)) },
+                    }
+                }
+                Some(k) => {
+                    let key = expr(ctx, k);
+                    Expr::Lookup { collection: Box::new(collection), key: Box::new(key) }
+                }
+                None => collection,
+            }
+        }
+        "call" => call_expr(ctx, node),
+        "comparison_operator" => comparison(ctx, node),
+        "not_operator" => {
+            let arg = node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            Expr::Not(Box::new(arg))
+        }
+        "boolean_operator" => {
+            let left = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let right = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            if op == "and" {
+                Expr::And(Box::new(left), Box::new(right))
+            } else {
+                Expr::Or(Box::new(left), Box::new(right))
+            }
+        }
+        "conditional_expression" => {
+            let parts = children(node);
+            if parts.len() == 3 {
+                let then = expr(ctx, parts[0]);
+                let cond = expr(ctx, parts[1]);
+                let otherwise = expr(ctx, parts[2]);
+                Expr::If { cond: Box::new(cond), then: vec![Stmt::Yield(then)], otherwise: vec![Stmt::Yield(otherwise)], span: ctx.span(node) }
+            } else {
+                Expr::unknown()
+            }
+        }
+        "dictionary" => {
+            let mut entries = Vec::new();
+            for pair in children(node).into_iter().filter(|c| c.kind() == "pair") {
+                let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value")) else { continue };
+                let value = expr(ctx, v);
+                let key = if k.kind() == "string" { unquote(ctx.text(k)) } else { ctx.text(k).to_string() };
+                entries.push((key, value));
+            }
+            object(entries, ctx.span(node))
+        }
+        "list" | "tuple" | "set" | "expression_list" => {
+            let items = children(node).into_iter().map(|c| expr(ctx, c)).collect();
+            Expr::Array { items, span: ctx.span(node) }
+        }
+        "list_comprehension" | "generator_expression" | "set_comprehension" | "dictionary_comprehension" => {
+            let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
+            Expr::opaque(vec![body])
+        }
+        "keyword_argument" => node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown),
+        "binary_operator" => {
+            let l = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let r = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            Expr::opaque(vec![l, r])
+        }
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, c)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+fn string(ctx: &mut Ctx, node: Node) -> Expr {
+    let interpolations: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "interpolation").collect();
+    if interpolations.is_empty() {
+        Expr::Str(unquote(ctx.text(node)))
+    } else {
+        let parts = interpolations.into_iter().filter_map(|i| i.named_child(0)).map(|e| expr(ctx, e)).collect();
+        Expr::opaque(parts)
+    }
+}
+
+fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
+    let attr = node.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
+    if attr == "stdin" {
+        ctx.saw_stdin = true;
+    }
+    if let Some(f) = message_field(attr) {
+        return Expr::Field(f);
+    }
+    let text = ctx.text(node);
+    if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+        return Expr::Var(text.to_string());
+    }
+    let object = node.child_by_field_name("object").map(|o| expr(ctx, o)).unwrap_or_else(Expr::unknown);
+    Expr::opaque(vec![object])
+}
+
+fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
+    let span = ctx.span(node);
+    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let mut args = Vec::new();
+    let mut keywords = Vec::new();
+    if let Some(arglist) = node.child_by_field_name("arguments") {
+        for a in children(arglist) {
+            if a.kind() == "keyword_argument" {
+                let name = a.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                let value_node = a.child_by_field_name("value");
+                if name == "file" && value_node.is_some_and(|v| ctx.text(v).contains("stderr")) {
+                    return Expr::unknown();
+                }
+                let value = value_node.map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+                keywords.push((name, value));
+            } else {
+                args.push(expr(ctx, a));
+            }
+        }
+    }
+    let (callee, receiver) = match func.kind() {
+        "attribute" => {
+            let object = func.child_by_field_name("object");
+            let object_text = object.map(|o| ctx.text(o)).unwrap_or("");
+            if object_text.contains("stderr") || object_text == "logging" || object_text.ends_with("logger") || object_text.ends_with("log") {
+                return Expr::opaque(args);
+            }
+            let receiver = match object {
+                Some(o) if !matches!(ctx.text(o), "self" | "cls") => Some(expr(ctx, o)),
+                _ => None,
+            };
+            if object_text.ends_with("stdin") {
+                ctx.saw_stdin = true;
+            }
+            (ctx.text(func).to_string(), receiver)
+        }
+        _ => (ctx.text(func).to_string(), None),
+    };
+    match callee.as_str() {
+        // `all(is_notification(m) for m in batch)` holds what its element holds.
+        "all" | "any" | "bool" if args.len() == 1 => return args.pop().map(unwrap_opaque).unwrap_or_else(Expr::unknown),
+        "dict" if args.is_empty() && keywords.is_empty() => return Expr::Object { entries: Vec::new(), span },
+        "dict" if args.is_empty() => return object(keywords, span),
+        "isinstance" | "len" | "str" | "int" | "hasattr" | "getattr" | "type" => return Expr::opaque(args),
+        "input" => ctx.saw_stdin = true,
+        _ => {}
+    }
+    call(callee, receiver, args, keywords, span)
+}
+
+fn unwrap_opaque(e: Expr) -> Expr {
+    match e {
+        Expr::Opaque(mut parts) if parts.len() == 1 => parts.pop().unwrap_or_else(Expr::unknown),
+        other => other,
+    }
+}
+
+fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
+    let operands = children(node);
+    let mut cursor = node.walk();
+    let ops: Vec<String> = node
+        .children_by_field_name("operators", &mut cursor)
+        .map(|o| ctx.text(o).split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    if operands.len() != 2 || ops.len() != 1 {
+        let parts = operands.into_iter().map(|o| expr(ctx, o)).collect();
+        return Expr::opaque(parts);
+    }
+    let left_is_key = operands[0].kind() == "string";
+    let left = expr(ctx, operands[0]);
+    let right = expr(ctx, operands[1]);
+    let is_null = |l: &Expr, r: &Expr| -> Option<Expr> {
+        match (l, r) {
+            (x, Expr::Null) | (Expr::Null, x) => Some(Expr::IsNull(Box::new(x.clone()))),
+            _ => None,
+        }
+    };
+    match ops[0].as_str() {
+        "==" | "is" => is_null(&left, &right)
+            .unwrap_or(Expr::Eq { left: Box::new(left), right: Box::new(right), negated: false }),
+        "!=" | "is not" => is_null(&left, &right)
+            .map(|e| Expr::Not(Box::new(e)))
+            .unwrap_or(Expr::Eq { left: Box::new(left), right: Box::new(right), negated: true }),
+        "in" | "not in" => {
+            let test = match (&left, left_is_key, &right) {
+                (Expr::Str(key), true, r) if !matches!(r, Expr::Array { .. } | Expr::Object { .. }) => {
+                    Expr::HasKey { object: Box::new(right.clone()), key: key.clone() }
+                }
+                _ => Expr::Member { item: Box::new(left), collection: Box::new(right) },
+            };
+            if ops[0] == "in" { test } else { Expr::Not(Box::new(test)) }
+        }
+        _ => Expr::opaque(vec![left, right]),
+    }
+}

@@ -1,0 +1,639 @@
+//! Rust: `tree-sitter-rust` syntax trees to facts.
+
+use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote};
+use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Stmt};
+use tree_sitter::Node;
+
+/// Router functions whose function arguments are HTTP handlers (`post(handler)`, `.to(handler)`).
+const ROUTER_CALLS: &[&str] = &["post", "get", "any", "route", "to", "put", "post_service"];
+/// Macros that write to standard output.
+const PRINT_MACROS: &[&str] = &["println", "print", "write", "writeln"];
+/// Parameter and return types that mark an HTTP handler.
+const HTTP_TYPES: &[&str] = &["Json<", "IntoResponse", "HttpResponse", "HttpRequest", "HeaderMap", "Request<"];
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let mut module = Vec::new();
+    items(ctx, root, facts, None, &mut module);
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body: module,
+        span: ctx.span(root),
+        http_route: false,
+        reads_stdin: false,
+    });
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment" | "attribute_item"))
+        .collect()
+}
+
+fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, module: &mut Block) {
+    if !ctx.enter() {
+        return;
+    }
+    for item in children(node) {
+        match item.kind() {
+            "function_item" => function(ctx, item, facts, owner),
+            "impl_item" | "trait_item" => {
+                let ty = item
+                    .child_by_field_name("type")
+                    .or_else(|| item.child_by_field_name("name"))
+                    .map(|t| ctx.text(t).split('<').next().unwrap_or("").to_string());
+                if let Some(body) = item.child_by_field_name("body") {
+                    items(ctx, body, facts, ty.as_deref(), module);
+                }
+            }
+            "mod_item" => {
+                if let Some(body) = item.child_by_field_name("body") {
+                    items(ctx, body, facts, owner, module);
+                }
+            }
+            "use_declaration" | "extern_crate_declaration" => {
+                let path = item.child_by_field_name("argument").or_else(|| item.child_by_field_name("name"));
+                if let Some(sdk) = path.and_then(|p| sdk_for_import(Language::Rust, ctx.text(p))) {
+                    facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(item) });
+                }
+            }
+            "const_item" | "static_item" => {
+                let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+                let value = item.child_by_field_name("value");
+                if let (Some(target), Some(v)) = (name, value) {
+                    let value = expr(ctx, v, facts);
+                    module.push(Stmt::Assign { target, value, span: ctx.span(item) });
+                }
+            }
+            _ => {}
+        }
+    }
+    ctx.leave();
+}
+
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let params_node = node.child_by_field_name("parameters");
+    let params = params_node
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter_map(|c| c.child_by_field_name("pattern").map(|n| ctx.text(n).trim_start_matches("mut ").to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let signature = [params_node, node.child_by_field_name("return_type")]
+        .into_iter()
+        .flatten()
+        .map(|n| ctx.text(n))
+        .collect::<String>();
+    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
+    let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
+    let body = node.child_by_field_name("body").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
+    facts.functions.push(Function {
+        name,
+        owner: owner.map(str::to_string),
+        params,
+        body,
+        span: ctx.span(node),
+        http_route,
+        reads_stdin,
+    });
+}
+
+/// A `{ ... }` block: statements, and the tail expression as the block's value.
+fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
+    let mut out = Vec::new();
+    if !ctx.enter() {
+        return out;
+    }
+    let kids = children(node);
+    let last = kids.len().saturating_sub(1);
+    for (i, child) in kids.into_iter().enumerate() {
+        match child.kind() {
+            "expression_statement" => {
+                let Some(inner) = child.named_child(0) else { continue };
+                let e = expr(ctx, inner, facts);
+                if i == last && !ctx.text(child).trim_end().ends_with(';') {
+                    out.push(Stmt::Yield(e));
+                } else {
+                    out.push(Stmt::Expr(e));
+                }
+            }
+            "let_declaration" => let_declaration(ctx, child, facts, &mut out),
+            "function_item" => function(ctx, child, facts, None),
+            "empty_statement" | "use_declaration" | "struct_item" | "enum_item" | "impl_item" | "const_item"
+            | "static_item" | "type_item" | "macro_definition" => {}
+            _ => {
+                let e = expr(ctx, child, facts);
+                if i == last {
+                    out.push(Stmt::Yield(e));
+                } else {
+                    out.push(Stmt::Expr(e));
+                }
+            }
+        }
+    }
+    ctx.leave();
+    out
+}
+
+fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    let Some(pattern) = node.child_by_field_name("pattern") else { return };
+    let value = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    let span = ctx.span(node);
+    if let Some(alt) = node.child_by_field_name("alternative") {
+        // `let PAT = value else { ... };` is a match whose other arm diverges.
+        let pat = pattern_of(ctx, pattern);
+        let otherwise = block(ctx, alt, facts);
+        let arms = vec![
+            Arm { patterns: vec![pat], guard: None, body: Vec::new(), span },
+            Arm { patterns: vec![Pattern::Any(None)], guard: None, body: otherwise, span },
+        ];
+        out.push(Stmt::Expr(Expr::Match { subject: Box::new(value), arms, span }));
+        return;
+    }
+    let target = ctx.text(pattern).trim_start_matches("mut ").to_string();
+    if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+        out.push(Stmt::SetInitialized { span });
+    }
+    out.push(Stmt::Assign { target, value, span });
+}
+
+fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, node, facts);
+    ctx.leave();
+    e
+}
+
+fn sub(ctx: &mut Ctx, node: Node, field: &str, facts: &mut FileFacts) -> Expr {
+    node.child_by_field_name(field).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+}
+
+fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    match node.kind() {
+        "identifier" => match ctx.text(node) {
+            "None" => Expr::Null,
+            "stdin" => {
+                ctx.saw_stdin = true;
+                Expr::Var("stdin".into())
+            }
+            t => Expr::Var(t.to_string()),
+        },
+        "self" => Expr::Var("self".into()),
+        "scoped_identifier" => {
+            let t = ctx.text(node);
+            if t.starts_with("rmcp::") {
+                facts.sdk_imports.push(SdkImport { sdk: "rmcp".into(), span });
+            }
+            if t.ends_with("::stdin") {
+                ctx.saw_stdin = true;
+            }
+            if t.contains("StatusCode") {
+                if let Some(status) = status_by_name(t) {
+                    return Expr::Http { status: Some(status), body: None, span };
+                }
+            }
+            if t.ends_with("::None") || t.ends_with("Value::Null") {
+                return Expr::Null;
+            }
+            Expr::Var(t.to_string())
+        }
+        "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
+        "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
+        "string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        "unit_expression" => Expr::Null,
+        "unary_expression" => {
+            let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            match (ctx.text(node).chars().next(), inner) {
+                (Some('-'), Expr::Int(n)) => Expr::Int(-n),
+                (Some('!'), e) => Expr::Not(Box::new(e)),
+                (_, e) => e,
+            }
+        }
+        "parenthesized_expression" | "reference_expression" | "try_expression" | "await_expression" | "type_cast_expression" => {
+            children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "field_expression" => {
+            let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
+            if let Some(f) = message_field(field) {
+                return Expr::Field(f);
+            }
+            let t = ctx.text(node);
+            if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                return Expr::Var(t.to_string());
+            }
+            Expr::opaque(vec![sub(ctx, node, "value", facts)])
+        }
+        "index_expression" => {
+            let kids = children(node);
+            let collection = kids.first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            let key = kids.get(1).map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            match &key {
+                Expr::Str(k) => match message_field(k) {
+                    Some(f) => Expr::Field(f),
+                    None => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+                },
+                _ => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+            }
+        }
+        "call_expression" => call_expression(ctx, node, facts),
+        "macro_invocation" => macro_invocation(ctx, node, facts),
+        "struct_expression" => {
+            let mut entries = Vec::new();
+            if let Some(body) = node.child_by_field_name("body") {
+                for f in children(body) {
+                    match f.kind() {
+                        "field_initializer" => {
+                            let name = f.child_by_field_name("field").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                            let value = sub(ctx, f, "value", facts);
+                            entries.push((name, value));
+                        }
+                        "shorthand_field_initializer" => {
+                            let name = ctx.text(f).to_string();
+                            let value = match message_field(&name) {
+                                Some(field) => Expr::Field(field),
+                                None => Expr::Var(name.clone()),
+                            };
+                            entries.push((name, value));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            object(entries, span)
+        }
+        "tuple_expression" => {
+            let items: Vec<Expr> = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            // `(StatusCode::ACCEPTED, body)` is an HTTP response.
+            if let Some(Expr::Http { status, body: None, .. }) = items.first() {
+                let body = items.get(1).cloned().map(Box::new);
+                return Expr::Http { status: *status, body, span };
+            }
+            Expr::Array { items, span }
+        }
+        "array_expression" => {
+            let items = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::Array { items, span }
+        }
+        "binary_expression" => binary(ctx, node, facts),
+        "if_expression" => if_expression(ctx, node, facts),
+        "match_expression" => {
+            let subject = sub(ctx, node, "value", facts);
+            let mut arms = Vec::new();
+            if let Some(body) = node.child_by_field_name("body") {
+                for arm in children(body).into_iter().filter(|c| c.kind() == "match_arm") {
+                    arms.push(match_arm(ctx, arm, facts));
+                }
+            }
+            Expr::Match { subject: Box::new(subject), arms, span }
+        }
+        "block" | "async_block" | "unsafe_block" => {
+            let inner = if node.kind() == "block" { Some(node) } else { children(node).into_iter().find(|c| c.kind() == "block") };
+            Expr::Block(inner.map(|b| block(ctx, b, facts)).unwrap_or_default())
+        }
+        "loop_expression" | "while_expression" | "for_expression" => {
+            let mut body = Vec::new();
+            if let Some(value) = node.child_by_field_name("value").or_else(|| node.child_by_field_name("condition")) {
+                body.push(Stmt::Expr(expr(ctx, value, facts)));
+            }
+            if let Some(b) = node.child_by_field_name("body") {
+                body.extend(block(ctx, b, facts));
+            }
+            Expr::Loop { body }
+        }
+        "return_expression" => {
+            let value = children(node).first().map(|c| expr(ctx, *c, facts));
+            Expr::Block(vec![Stmt::Return { value, span }])
+        }
+        "break_expression" | "continue_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
+        "assignment_expression" | "compound_assignment_expr" => {
+            let target = node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let value = sub(ctx, node, "right", facts);
+            let mut stmts = Vec::new();
+            if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+                stmts.push(Stmt::SetInitialized { span });
+            }
+            stmts.push(Stmt::Assign { target, value, span });
+            Expr::Block(stmts)
+        }
+        "closure_expression" => Expr::unknown(),
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+fn int_literal(text: &str) -> Option<i64> {
+    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let left = sub(ctx, node, "left", facts);
+    let right = sub(ctx, node, "right", facts);
+    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    match op {
+        "==" | "!=" => {
+            let negated = op == "!=";
+            let test = match (&left, &right) {
+                (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
+                _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
+            };
+            if negated { Expr::Not(Box::new(test)) } else { test }
+        }
+        "&&" => Expr::And(Box::new(left), Box::new(right)),
+        "||" => Expr::Or(Box::new(left), Box::new(right)),
+        _ => Expr::opaque(vec![left, right]),
+    }
+}
+
+fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let then = node.child_by_field_name("consequence").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let otherwise = match node.child_by_field_name("alternative") {
+        Some(alt) => match children(alt).first() {
+            Some(b) if b.kind() == "block" => block(ctx, *b, facts),
+            Some(other) => vec![Stmt::Yield(expr(ctx, *other, facts))],
+            None => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    let Some(cond) = node.child_by_field_name("condition") else { return Expr::unknown() };
+    if cond.kind() == "let_condition" {
+        // `if let PAT = value { then } else { otherwise }` is a two-arm match.
+        let subject = sub(ctx, cond, "value", facts);
+        let pat = cond.child_by_field_name("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
+        let arms = vec![
+            Arm { patterns: vec![pat], guard: None, body: then, span },
+            Arm { patterns: vec![Pattern::Any(None)], guard: None, body: otherwise, span },
+        ];
+        return Expr::Match { subject: Box::new(subject), arms, span };
+    }
+    let cond = expr(ctx, cond, facts);
+    Expr::If { cond: Box::new(cond), then, otherwise, span }
+}
+
+fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
+    let span = ctx.span(arm);
+    let mut patterns = Vec::new();
+    let mut guard = None;
+    if let Some(mp) = arm.child_by_field_name("pattern") {
+        if let Some(cond) = mp.child_by_field_name("condition") {
+            guard = Some(expr(ctx, cond, facts));
+        }
+        for p in children(mp) {
+            if Some(p) == mp.child_by_field_name("condition") {
+                continue;
+            }
+            flatten_or(ctx, p, &mut patterns);
+        }
+        if patterns.is_empty() && ctx.text(mp).trim_start().starts_with('_') {
+            patterns.push(Pattern::Any(None));
+        }
+    }
+    let body = match arm.child_by_field_name("value") {
+        Some(v) if v.kind() == "block" => block(ctx, v, facts),
+        Some(v) => vec![Stmt::Yield(expr(ctx, v, facts))],
+        None => Vec::new(),
+    };
+    Arm { patterns, guard, body, span }
+}
+
+fn flatten_or(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
+    if node.kind() == "or_pattern" {
+        for c in children(node) {
+            flatten_or(ctx, c, out);
+        }
+    } else {
+        out.push(pattern_of(ctx, node));
+    }
+}
+
+fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
+    match node.kind() {
+        "string_literal" | "raw_string_literal" => Pattern::Str(unquote(ctx.text(node))),
+        "integer_literal" => int_literal(ctx.text(node)).map(Pattern::Int).unwrap_or(Pattern::Unknown),
+        "identifier" => match ctx.text(node) {
+            "None" => Pattern::Variant { name: "None".into(), binding: None },
+            "_" => Pattern::Any(None),
+            t => Pattern::Any(Some(t.to_string())),
+        },
+        "tuple_struct_pattern" => {
+            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            let name = super::last_segment(name).to_string();
+            let binding = children(node).get(1).filter(|b| b.kind() == "identifier").map(|b| ctx.text(*b).to_string());
+            Pattern::Variant { name, binding }
+        }
+        "scoped_identifier" if ctx.text(node).ends_with("None") => Pattern::Variant { name: "None".into(), binding: None },
+        _ if ctx.text(node) == "_" => Pattern::Any(None),
+        _ => Pattern::Unknown,
+    }
+}
+
+fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let args: Vec<Expr> = node
+        .child_by_field_name("arguments")
+        .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
+        .unwrap_or_default();
+    let func = if func.kind() == "generic_function" { func.child_by_field_name("function").unwrap_or(func) } else { func };
+    let callee = ctx.text(func).to_string();
+    let last = super::last_segment(&callee).to_string();
+    if ROUTER_CALLS.contains(&last.as_str()) {
+        if let Some(arguments) = node.child_by_field_name("arguments") {
+            for a in children(arguments) {
+                if matches!(a.kind(), "identifier" | "scoped_identifier") {
+                    facts.http_handlers.push(super::last_segment(ctx.text(a)).to_string());
+                }
+            }
+        }
+    }
+    if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
+        return Expr::Object { entries: Vec::new(), span };
+    }
+    match last.as_str() {
+        "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
+        "Ok" | "Err" => return Expr::Variant { name: last, inner: args.into_iter().next().map(Box::new) },
+        "Json" => return Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span },
+        _ => {}
+    }
+    if callee.starts_with("HttpResponse::") {
+        if let Some(status) = status_by_name(&last) {
+            return Expr::Http { status: Some(status), body: None, span };
+        }
+    }
+    if func.kind() == "field_expression" {
+        let value = func.child_by_field_name("value");
+        let receiver_text = value.map(|v| ctx.text(v)).unwrap_or("");
+        if receiver_text.ends_with("stderr()") || receiver_text == "stderr" {
+            return Expr::opaque(args);
+        }
+        let receiver = value.map(|v| expr(ctx, v, facts));
+        if let Some(Expr::Http { status, body, span: s }) = &receiver {
+            return http_builder(&last, *status, body.clone(), args, *s);
+        }
+        let receiver = receiver.filter(|_| receiver_text != "self");
+        return call(callee, receiver, args, Vec::new(), span);
+    }
+    call(callee, None, args, Vec::new(), span)
+}
+
+/// Builder calls on an HTTP response: `.status(..)`, `.json(..)`, `.body(..)`, `.finish()`.
+fn http_builder(name: &str, status: Option<u16>, body: Option<Box<Expr>>, args: Vec<Expr>, span: crate::model::Span) -> Expr {
+    let first = args.into_iter().next();
+    match (name, first) {
+        ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
+        ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
+        ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
+        _ => Expr::Http { status, body, span },
+    }
+}
+
+fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let name = node.child_by_field_name("macro").map(|m| ctx.text(m)).unwrap_or("");
+    let name = super::last_segment(name).to_string();
+    let tree = children(node).into_iter().find(|c| c.kind() == "token_tree");
+    match name.as_str() {
+        "json" => {
+            let inner = tree.and_then(|t| children(t).into_iter().next());
+            inner.map(|t| token_value(ctx, &[t], facts)).unwrap_or_else(Expr::unknown)
+        }
+        "vec" => {
+            let items = tree.map(|t| token_items(ctx, t, facts)).unwrap_or_default();
+            Expr::Array { items, span }
+        }
+        "panic" | "unreachable" | "todo" | "unimplemented" => {
+            Expr::Block(vec![Stmt::Raise { value: Expr::unknown(), span }])
+        }
+        "bail" => Expr::Block(vec![Stmt::Return {
+            value: Some(Expr::Variant { name: "Err".into(), inner: None }),
+            span,
+        }]),
+        n if PRINT_MACROS.contains(&n) => {
+            let text = tree.map(|t| ctx.text(t)).unwrap_or("");
+            if text.contains("stderr") {
+                return Expr::unknown();
+            }
+            let args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
+            Expr::Call { callee: n.to_string(), receiver: None, args, span }
+        }
+        "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
+        _ => Expr::unknown(),
+    }
+}
+
+/// Identifiers named in a macro's token tree, as variables (for value flow).
+fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        for c in children(n) {
+            match c.kind() {
+                "identifier" => out.push(Expr::Var(ctx.text(c).to_string())),
+                "token_tree" => stack.push(c),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Comma-separated values of a `[...]` or `(...)` token tree.
+fn token_items(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
+    split_commas(tree).into_iter().filter(|seg| !seg.is_empty()).map(|seg| token_value(ctx, &seg, facts)).collect()
+}
+
+/// All tokens of a token tree (named and punctuation), split at top-level commas.
+fn split_commas(tree: Node) -> Vec<Vec<Node>> {
+    let mut segments = vec![Vec::new()];
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    let inner = tokens.get(1..tokens.len().saturating_sub(1)).unwrap_or(&[]);
+    for t in inner {
+        if t.kind() == "," {
+            segments.push(Vec::new());
+        } else if let Some(last) = segments.last_mut() {
+            last.push(*t);
+        }
+    }
+    segments
+}
+
+/// The value a run of `json!` tokens denotes.
+fn token_value(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let v = token_value_inner(ctx, tokens, facts);
+    ctx.leave();
+    v
+}
+
+fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> Expr {
+    let span = tokens.first().map(|t| ctx.span(*t)).unwrap_or_default();
+    if let [single] = tokens {
+        let t = ctx.text(*single);
+        match single.kind() {
+            "token_tree" if t.starts_with('{') => {
+                let mut entries = Vec::new();
+                for seg in split_commas(*single) {
+                    let Some(colon) = seg.iter().position(|n| n.kind() == ":") else { continue };
+                    let key = seg[..colon].iter().map(|k| unquote(ctx.text(*k))).collect::<String>();
+                    let value = token_value(ctx, &seg[colon + 1..], facts);
+                    entries.push((key, value));
+                }
+                return object(entries, span);
+            }
+            "token_tree" if t.starts_with('[') => {
+                let items = token_items(ctx, *single, facts);
+                return Expr::Array { items, span };
+            }
+            "string_literal" | "raw_string_literal" => return Expr::Str(unquote(t)),
+            "integer_literal" => return int_literal(t).map(Expr::Int).unwrap_or_else(Expr::unknown),
+            "boolean_literal" => return Expr::Bool(t == "true"),
+            "identifier" if t == "null" => return Expr::Null,
+            "identifier" => return Expr::Var(t.to_string()),
+            _ => {}
+        }
+    }
+    if let [minus, num] = tokens {
+        if ctx.text(*minus) == "-" {
+            if let Some(n) = int_literal(ctx.text(*num)) {
+                return Expr::Int(-n);
+            }
+        }
+    }
+    // A path or method chain: `request.id`, `params.protocol_version.clone()`.
+    let mut after_dot = false;
+    let mut parts = Vec::new();
+    for t in tokens {
+        match t.kind() {
+            "." => after_dot = true,
+            "identifier" => {
+                let name = ctx.text(*t);
+                if after_dot {
+                    if let Some(f) = message_field(name) {
+                        return Expr::Field(f);
+                    }
+                } else if parts.is_empty() {
+                    parts.push(Expr::Var(name.to_string()));
+                }
+                after_dot = false;
+            }
+            _ => after_dot = false,
+        }
+    }
+    Expr::opaque(parts)
+}

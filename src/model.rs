@@ -1,0 +1,329 @@
+//! Language-neutral facts: what every language module lowers a syntax tree to.
+//!
+//! The model is a small expression language. Each function of a source file
+//! becomes a [`Function`] whose body is a [`Block`] of [`Stmt`]s over [`Expr`]s.
+//! Only what the checks need survives lowering: message field reads, string
+//! comparisons, method dispatch (`match`/`switch`, `if` chains, handler maps),
+//! calls, JSON-RPC reply objects, HTTP responses, and control flow.
+//! Everything else becomes [`Expr::Opaque`], which keeps its sub-expressions so
+//! values still flow through wrappers like `json.dumps(x)`.
+
+use serde::Serialize;
+
+/// The source languages the scanner knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Python,
+    Rust,
+    TypeScript,
+    JavaScript,
+    Go,
+    Php,
+}
+
+impl Language {
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::Rust => "rust",
+            Language::TypeScript => "typescript",
+            Language::JavaScript => "javascript",
+            Language::Go => "go",
+            Language::Php => "php",
+        }
+    }
+}
+
+/// A place in a scanned file. Byte offsets are kept; line and column are
+/// 1-based, the column counted in bytes (reporters convert as they need).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub file: u32,
+    pub line: u32,
+    pub column: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Index of a function in the scan-wide function table.
+pub type FnId = usize;
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `target = value` (a plain name or a dotted path such as `self.handlers`).
+    Assign { target: String, value: Expr, span: Span },
+    /// An expression evaluated for its effects (a call, an `if`, a `match`).
+    Expr(Expr),
+    /// `return value`; `None` returns nothing (null).
+    Return { value: Option<Expr>, span: Span },
+    /// `raise`/`throw`/`panic!`.
+    Raise { value: Expr, span: Span },
+    /// The value of a block used as an expression (Rust tail expressions).
+    Yield(Expr),
+    /// `break` or `continue`: leaves the loop body.
+    LeaveLoop,
+    /// Sets a flag whose name says the session is initialized.
+    SetInitialized { span: Span },
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    /// A read of the incoming message's field: `msg["method"]`, `req.id`, `params.protocolVersion`.
+    Field(MessageField),
+    Var(String),
+    /// An object/dict literal.
+    Object { entries: Vec<(String, Expr)>, span: Span },
+    Array { items: Vec<Expr>, span: Span },
+    /// A JSON-RPC response object (has `result` or `error`, and `jsonrpc` or `id`).
+    Reply { kind: ReplyExpr, span: Span },
+    /// An HTTP response with a status (None: the framework default, 200) and a body.
+    Http { status: Option<u16>, body: Option<Box<Expr>>, span: Span },
+    /// A call; `callee` is the written name (`self.send_error`, `Self::reply`),
+    /// `receiver` the value a method is called on (not `self`).
+    Call { callee: String, receiver: Option<Box<Expr>>, args: Vec<Expr>, span: Span },
+    /// A reference to a function by name, e.g. a handler stored in a map.
+    FnRef(String),
+    /// `a == b` (`negated`: `!=`).
+    Eq { left: Box<Expr>, right: Box<Expr>, negated: bool },
+    /// `x is None`, `x.is_none()`, `x === undefined`, `x == nil`.
+    IsNull(Box<Expr>),
+    /// `"key" in obj`, `isset($o['key'])`, `obj.contains_key("key")`.
+    HasKey { object: Box<Expr>, key: String },
+    /// `item in collection`, `collection.contains(item)`.
+    Member { item: Box<Expr>, collection: Box<Expr> },
+    /// `text.startswith(prefix)`.
+    StartsWith { text: Box<Expr>, prefix: String },
+    Not(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    /// `collection[key]` or `collection.get(key)` on a value that is not the message.
+    Lookup { collection: Box<Expr>, key: Box<Expr> },
+    /// Expression-level conditional: `if`/ternary/`a if c else b`.
+    If { cond: Box<Expr>, then: Block, otherwise: Block, span: Span },
+    /// `match`/`switch` with ordered arms.
+    Match { subject: Box<Expr>, arms: Vec<Arm>, span: Span },
+    /// A loop: the body is taken once (a message loop handles one message).
+    Loop { body: Block },
+    /// `try`: the handler runs on the paths where the body raised.
+    Try { body: Block, handler: Block, binding: Option<String> },
+    /// A block used as a value (Rust blocks, Python `with`).
+    Block(Block),
+    /// `Ok(x)` / `Err(x)` / `Some(x)` style wrappers that a later match takes apart.
+    Variant { name: String, inner: Option<Box<Expr>> },
+    /// Anything else: its sub-expressions still carry values (and effects).
+    Opaque(Vec<Expr>),
+}
+
+/// The message fields that matter to the checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageField {
+    Method,
+    Id,
+    ProtocolVersion,
+}
+
+#[derive(Debug, Clone)]
+pub enum ReplyExpr {
+    Result(Box<Expr>),
+    /// An error reply; the code when it can be read from the literal.
+    Error(Box<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Arm {
+    pub patterns: Vec<Pattern>,
+    pub guard: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    /// A string literal pattern (`"ping"`, `case 'tools/list':`).
+    Str(String),
+    Int(i64),
+    /// `_`, `default:`, or a binding that takes anything (`other`).
+    Any(Option<String>),
+    /// `Ok(x)`, `Err(e)`, `Some(x)`, `None`.
+    Variant { name: String, binding: Option<String> },
+    /// A pattern this model cannot decide.
+    Unknown,
+}
+
+/// A function or method, or the top level of a file (named `<module>`).
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    /// The class, impl or receiver type the function belongs to, if any.
+    pub owner: Option<String>,
+    pub params: Vec<String>,
+    pub body: Block,
+    pub span: Span,
+    /// Registered as an HTTP route handler (decorator, router call, signature).
+    pub http_route: bool,
+    /// Reads messages from standard input.
+    pub reads_stdin: bool,
+}
+
+/// A method-to-handler registration outside a literal map, e.g.
+/// `@server.method("tools/list")` or `handlers.insert("ping", on_ping)`.
+#[derive(Debug, Clone)]
+pub struct Registration {
+    pub registry: String,
+    pub method: String,
+    pub handler: String,
+    pub span: Span,
+}
+
+/// An import of an official MCP SDK.
+#[derive(Debug, Clone, Serialize)]
+pub struct SdkImport {
+    pub sdk: String,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Everything lowered from one file.
+#[derive(Debug, Clone)]
+pub struct FileFacts {
+    pub path: String,
+    pub language: Language,
+    pub functions: Vec<Function>,
+    pub registrations: Vec<Registration>,
+    pub sdk_imports: Vec<SdkImport>,
+    /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
+    pub http_handlers: Vec<String>,
+    /// Where the parser reported a syntax error, if it did.
+    pub syntax_error: Option<Span>,
+}
+
+impl Expr {
+    pub fn opaque(parts: Vec<Expr>) -> Expr {
+        let parts: Vec<Expr> = parts
+            .into_iter()
+            .filter(|e| !matches!(e, Expr::Opaque(p) if p.is_empty()))
+            .collect();
+        Expr::Opaque(parts)
+    }
+
+    pub fn unknown() -> Expr {
+        Expr::Opaque(Vec::new())
+    }
+}
+
+/// The method names MCP clients send to servers (all revisions), used to
+/// recognise dispatch code and to build probes.
+pub const MCP_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+    "notifications/tasks/status",
+    "initialized",
+];
+
+/// The notifications a client sends to a server.
+pub const CLIENT_NOTIFICATIONS: &[&str] = &[
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+];
+
+pub fn is_mcp_method(name: &str) -> bool {
+    MCP_METHODS.contains(&name)
+}
+
+impl Expr {
+    /// Visits this expression and every expression inside it, blocks included.
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Object { entries, .. } => entries.iter().for_each(|(_, v)| v.walk(f)),
+            Expr::Array { items, .. } => items.iter().for_each(|v| v.walk(f)),
+            Expr::Reply { kind: ReplyExpr::Result(x) | ReplyExpr::Error(x), .. } => x.walk(f),
+            Expr::Http { body, .. } => body.iter().for_each(|b| b.walk(f)),
+            Expr::Call { receiver, args, .. } => {
+                receiver.iter().for_each(|r| r.walk(f));
+                args.iter().for_each(|a| a.walk(f));
+            }
+            Expr::Eq { left: a, right: b, .. }
+            | Expr::Member { item: a, collection: b }
+            | Expr::Lookup { collection: a, key: b }
+            | Expr::And(a, b)
+            | Expr::Or(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            Expr::IsNull(x) | Expr::Not(x) | Expr::HasKey { object: x, .. } | Expr::StartsWith { text: x, .. } => {
+                x.walk(f)
+            }
+            Expr::If { cond, then, otherwise, .. } => {
+                cond.walk(f);
+                walk_block(then, f);
+                walk_block(otherwise, f);
+            }
+            Expr::Match { subject, arms, .. } => {
+                subject.walk(f);
+                for arm in arms {
+                    arm.guard.iter().for_each(|g| g.walk(f));
+                    walk_block(&arm.body, f);
+                }
+            }
+            Expr::Loop { body } | Expr::Block(body) => walk_block(body, f),
+            Expr::Try { body, handler, .. } => {
+                walk_block(body, f);
+                walk_block(handler, f);
+            }
+            Expr::Variant { inner, .. } => inner.iter().for_each(|i| i.walk(f)),
+            Expr::Opaque(parts) => parts.iter().for_each(|p| p.walk(f)),
+            Expr::Null
+            | Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Str(_)
+            | Expr::Field(_)
+            | Expr::Var(_)
+            | Expr::FnRef(_) => {}
+        }
+    }
+}
+
+/// Visits every expression of a block.
+pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
+    for stmt in block {
+        match stmt {
+            Stmt::Assign { value: e, .. }
+            | Stmt::Expr(e)
+            | Stmt::Raise { value: e, .. }
+            | Stmt::Yield(e)
+            | Stmt::Return { value: Some(e), .. } => e.walk(f),
+            Stmt::Return { value: None, .. } | Stmt::LeaveLoop | Stmt::SetInitialized { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The pipeline, one direction: discover, prefilter, parse, lower, group, check, report.
+
+use crate::check::{CHECKS, CheckDef, ServerView, Verdict};
+use crate::discover::{self, Candidate, Skipped};
+use crate::interp::Program;
+use crate::model::{FileFacts, Span};
+use crate::report::{CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool};
+use crate::{group, lower, parse, prefilter};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub struct ScanOptions {
+    pub paths: Vec<PathBuf>,
+    pub max_file_size: u64,
+    pub parse_budget: Duration,
+    /// Checks to run (ids), in catalog order.
+    pub checks: Vec<&'static CheckDef>,
+}
+
+impl ScanOptions {
+    pub fn new(paths: Vec<PathBuf>) -> Self {
+        ScanOptions {
+            paths,
+            max_file_size: 1024 * 1024,
+            parse_budget: Duration::from_secs(2),
+            checks: CHECKS.iter().collect(),
+        }
+    }
+}
+
+enum FileResult {
+    Facts(Box<FileFacts>),
+    Skipped(String),
+    NoMarkers,
+}
+
+/// The folder report paths are relative to: the one folder scanned, else the working directory.
+fn scan_root(paths: &[PathBuf]) -> PathBuf {
+    match paths {
+        [one] if one.is_dir() => one.clone(),
+        _ => PathBuf::from("."),
+    }
+}
+
+pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
+    let started = Instant::now();
+    let root = scan_root(&opts.paths);
+    let found = discover::discover(&opts.paths, &root, &discover::Options { max_file_size: opts.max_file_size })?;
+    let results: Vec<FileResult> = found
+        .files
+        .par_iter()
+        .enumerate()
+        .map(|(i, c)| process(i as u32, c, opts.parse_budget))
+        .collect();
+    let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
+    let mut skipped: Vec<Skipped> = found.skipped;
+    let mut facts = Vec::new();
+    for (c, r) in found.files.iter().zip(results) {
+        match r {
+            FileResult::Facts(f) => facts.push(*f),
+            FileResult::Skipped(reason) => skipped.push(Skipped { display: c.display.clone(), reason }),
+            FileResult::NoMarkers => {}
+        }
+    }
+    let syntax_errors = facts
+        .iter()
+        .filter_map(|f| f.syntax_error.map(|s| location(&paths, s)))
+        .collect();
+    let files_parsed = facts.len();
+    let prog = Program::new(&facts);
+    let servers = group::servers(&prog);
+    let mut reports: Vec<ServerReport> = servers
+        .iter()
+        .map(|server| judge(&prog, server, &paths, &opts.checks))
+        .collect();
+    reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let checks = opts.checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
+    let mut skipped_files: Vec<SkippedFile> =
+        skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
+    skipped_files.sort();
+    Ok(Report {
+        schema: 1,
+        tool: Tool { name: "mcp-conform", version: env!("CARGO_PKG_VERSION") },
+        servers: reports,
+        checks,
+        skipped_files,
+        syntax_errors,
+        stats: Stats {
+            files_seen: paths.len(),
+            files_parsed,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        },
+    })
+}
+
+fn process(index: u32, c: &Candidate, budget: Duration) -> FileResult {
+    let bytes = match std::fs::read(&c.path) {
+        Ok(b) => b,
+        Err(e) => return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e))),
+    };
+    let src = match decode(&bytes) {
+        Ok(s) => s,
+        Err(reason) => return FileResult::Skipped(reason),
+    };
+    if !prefilter::worth_parsing(src) {
+        return FileResult::NoMarkers;
+    }
+    let tree = match parse::parse(c.language, src, budget) {
+        Ok(t) => t,
+        Err(reason) => return FileResult::Skipped(reason),
+    };
+    match lower::lower(c.language, &c.display, src, &tree, index) {
+        Ok(f) => FileResult::Facts(Box::new(f)),
+        Err(lower::LowerError::TooDeep) => FileResult::Skipped(format!(
+            "nested more than {} levels deep: not analysed",
+            lower::MAX_DEPTH
+        )),
+    }
+}
+
+/// The UTF-8 text of a file, or why it is not source text.
+fn decode(bytes: &[u8]) -> Result<&[u8], String> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err("UTF-16 text: only UTF-8 source is read".into());
+    }
+    let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    if text.iter().take(8192).any(|&b| b == 0) {
+        return Err("binary file (contains NUL bytes)".into());
+    }
+    if std::str::from_utf8(text).is_err() {
+        return Err("not valid UTF-8".into());
+    }
+    Ok(text)
+}
+
+fn location(paths: &[String], span: Span) -> Location {
+    Location {
+        path: paths.get(span.file as usize).cloned().unwrap_or_default(),
+        line: span.line,
+        column: span.column,
+    }
+}
+
+fn judge(prog: &Program, server: &group::Server, paths: &[String], checks: &[&'static CheckDef]) -> ServerReport {
+    let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
+    let view = ServerView::new(prog, server, paths);
+    let checks = checks
+        .iter()
+        .map(|c| {
+            let verdict = if server.hand_written {
+                (c.run)(&view)
+            } else {
+                Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
+            };
+            CheckReport {
+                id: c.id,
+                pattern: c.pattern(),
+                verdict: verdict.kind,
+                reason: verdict.reason,
+                findings: verdict
+                    .findings
+                    .into_iter()
+                    .map(|f| {
+                        let l = location(paths, f.span);
+                        FindingReport { path: l.path, line: l.line, column: l.column, message: f.message }
+                    })
+                    .collect(),
+                evidence: verdict.evidence.map(|s| location(paths, s)),
+            }
+        })
+        .collect();
+    ServerReport {
+        id: format!("{}:{}", path, server.span.line),
+        language: server.language.name(),
+        path,
+        line: server.span.line,
+        files: server.files.iter().filter_map(|f| paths.get(*f as usize).cloned()).collect(),
+        kind: if server.hand_written { "hand-written" } else { "sdk" },
+        sdk: server.sdk.clone(),
+        transports: server.transports.iter().map(|t| t.name()).collect(),
+        checks,
+    }
+}
+
+/// True when a path names an existing file or folder (for a clear usage error).
+pub fn exists(p: &Path) -> bool {
+    p.exists()
+}
