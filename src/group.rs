@@ -56,10 +56,10 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
     let mut note = |s: &str, span: Option<Span>, names: &mut BTreeSet<String>| {
         if MCP_METHODS.contains(&s) {
             names.insert(s.to_string());
-            if let Some(sp) = span {
-                if first.is_none_or(|f| sp.start < f.start) {
-                    first = Some(sp);
-                }
+            if let Some(sp) = span
+                && first.is_none_or(|f| sp.start < f.start)
+            {
+                first = Some(sp);
             }
         }
     };
@@ -94,7 +94,9 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 _ => {}
             });
         }
-        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+        Expr::Lookup {
+            collection, key, ..
+        } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
                 if let Some(Expr::Object { entries, span }) = prog.global(name) {
                     for (k, _) in entries {
@@ -120,10 +122,11 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
         let f = prog.function(id);
         let mut seen = HashSet::new();
         let mut add = |target: Option<FnId>, out: &mut Vec<FnId>| {
-            if let Some(t) = target {
-                if t != id && seen.insert(t) {
-                    out.push(t);
-                }
+            if let Some(t) = target
+                && t != id
+                && seen.insert(t)
+            {
+                out.push(t);
             }
         };
         let mut visit = |e: &Expr, out: &mut Vec<FnId>| match e {
@@ -151,7 +154,11 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
         };
         walk_block(&f.body, &mut |e| visit(e, out));
         for s in &f.body {
-            if let Stmt::Return { value: Some(Expr::Var(v)), .. } = s {
+            if let Stmt::Return {
+                value: Some(Expr::Var(v)),
+                ..
+            } = s
+            {
                 add(prog.resolve(v), out);
             }
         }
@@ -181,8 +188,10 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             callers[t].push(from);
         }
     }
-    let http_handlers: HashSet<&str> =
-        prog.files().flat_map(|f| f.http_handlers.iter().map(String::as_str)).collect();
+    let http_handlers: HashSet<&str> = prog
+        .files()
+        .flat_map(|f| f.http_handlers.iter().map(String::as_str))
+        .collect();
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for id in 0..n {
@@ -225,7 +234,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     groups.retain(|g| !g.is_empty());
 
     let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach(g, &callers)).collect();
-    let reaches = |f: FnId| -> Vec<usize> { (0..groups.len()).filter(|&g| ancestors[g].contains(&f)).collect() };
+    let reaches = |f: FnId| -> Vec<usize> {
+        (0..groups.len())
+            .filter(|&g| ancestors[g].contains(&f))
+            .collect()
+    };
 
     let mut out = Vec::new();
     let mut claimed_files = HashSet::new();
@@ -248,12 +261,19 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let top = group
             .iter()
             .copied()
-            .filter(|d| !group.iter().any(|o| o != d && reach(&[*o], &edges).contains(d)))
+            .filter(|d| {
+                !group
+                    .iter()
+                    .any(|o| o != d && reach(&[*o], &edges).contains(d))
+            })
             .min()
             .unwrap_or(group[0]);
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
         members.extend(ancestors[gi].iter().copied());
-        let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();
+        let files: BTreeSet<u32> = members
+            .iter()
+            .map(|&m| prog.function(m).span.file)
+            .collect();
         let mut methods = BTreeSet::new();
         for d in group {
             methods.extend(dispatch[d].0.iter().cloned());
@@ -262,7 +282,10 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .into_iter()
             .map(|e| {
                 let f = prog.function(e);
-                Entry { function: e, http: f.http_route || http_handlers.contains(f.name.as_str()) }
+                Entry {
+                    function: e,
+                    http: f.http_route || http_handlers.contains(f.name.as_str()),
+                }
             })
             .collect();
         let mut transports = Vec::new();
@@ -294,7 +317,9 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         });
     }
     for file in prog.files() {
-        let Some(import) = file.sdk_imports.first() else { continue };
+        let Some(import) = file.sdk_imports.first() else {
+            continue;
+        };
         let index = import.span.file;
         if claimed_files.contains(&index) {
             continue;

@@ -25,8 +25,23 @@ const MAX_ROUNDS: usize = 4;
 
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
-    "print", "println", "write", "writeln", "write_all", "send", "send_json", "sendall", "respond",
-    "json", "end", "echo", "Encode", "write_message", "send_message", "sendMessage", "put_nowait",
+    "print",
+    "println",
+    "write",
+    "writeln",
+    "write_all",
+    "send",
+    "send_json",
+    "sendall",
+    "respond",
+    "json",
+    "end",
+    "echo",
+    "Encode",
+    "write_message",
+    "send_message",
+    "sendMessage",
+    "put_nowait",
 ];
 
 const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
@@ -40,10 +55,16 @@ pub struct Probe {
 
 impl Probe {
     pub fn notification(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: false }
+        Probe {
+            method: method.to_string(),
+            has_id: false,
+        }
     }
     pub fn request(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: true }
+        Probe {
+            method: method.to_string(),
+            has_id: true,
+        }
     }
 }
 
@@ -60,7 +81,9 @@ pub enum Value {
     /// The probe's method name.
     Method(String),
     /// The `protocolVersion` the client sent; `checked` once tested against a supported set.
-    ClientVersion { checked: bool },
+    ClientVersion {
+        checked: bool,
+    },
     Bool(bool),
     Int(i64),
     Str(String),
@@ -80,6 +103,15 @@ pub struct Reply {
     /// The error code when the reply is an error and the code could be read.
     pub error: Option<Option<i64>>,
     pub span: Span,
+    /// The call that first carried the reply out of the function that built it.
+    pub site: Option<Span>,
+}
+
+impl Reply {
+    /// Where to point a reader: the call in the dispatch arm, else the literal.
+    pub fn at(&self) -> Span {
+        self.site.unwrap_or(self.span)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,6 +160,33 @@ impl Value {
         }
     }
 
+    /// The same value, with `site` set on the replies it carries that have none.
+    fn with_site(&self, site: Span) -> Value {
+        match self {
+            Value::Reply(r) if r.site.is_none() => Value::Reply(Rc::new(Reply {
+                site: Some(site),
+                ..(**r).clone()
+            })),
+            Value::Http(h) => match &h.body {
+                Some(b) => Value::Http(Rc::new(HttpValue {
+                    body: Some(b.with_site(site)),
+                    ..(**h).clone()
+                })),
+                None => self.clone(),
+            },
+            Value::Array(items) => {
+                Value::Array(Rc::new(items.iter().map(|v| v.with_site(site)).collect()))
+            }
+            Value::Unknown(items) if !items.is_empty() => {
+                Value::Unknown(Rc::new(items.iter().map(|v| v.with_site(site)).collect()))
+            }
+            Value::Variant(n, Some(inner)) => {
+                Value::Variant(n.clone(), Some(Rc::new(inner.with_site(site))))
+            }
+            _ => self.clone(),
+        }
+    }
+
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {
@@ -149,7 +208,10 @@ impl Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Effect {
     /// A value written out by a call such as `print`, `write_all`, `send`.
-    Emit { value: Value, span: Span },
+    Emit {
+        value: Value,
+        span: Span,
+    },
     SetInitialized(Span),
 }
 
@@ -234,7 +296,12 @@ impl<'a> Program<'a> {
                     by_name.entry(f.name.as_str()).or_default().push(id);
                     // Tables built in constructors (`self.handlers = {...}`) act as globals.
                     for s in &f.body {
-                        if let Stmt::Assign { target, value: v @ Expr::Object { .. }, .. } = s {
+                        if let Stmt::Assign {
+                            target,
+                            value: v @ Expr::Object { .. },
+                            ..
+                        } = s
+                        {
                             globals.insert(target.clone(), v);
                         }
                     }
@@ -249,7 +316,14 @@ impl<'a> Program<'a> {
             .enumerate()
             .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
             .collect();
-        Program { files, file_index, functions, by_name, globals, registrations }
+        Program {
+            files,
+            file_index,
+            functions,
+            by_name,
+            globals,
+            registrations,
+        }
     }
 
     pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
@@ -263,7 +337,10 @@ impl<'a> Program<'a> {
 
     /// The expression a module-level (or constructor-built) name is bound to.
     pub fn global(&self, name: &str) -> Option<&'a Expr> {
-        self.globals.get(name).copied().or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n).copied()))
+        self.globals.get(name).copied().or_else(|| {
+            name.strip_prefix("self.")
+                .and_then(|n| self.globals.get(n).copied())
+        })
     }
 
     pub fn registrations_empty(&self) -> bool {
@@ -290,7 +367,10 @@ impl<'a> Program<'a> {
         if candidates.len() == 1 {
             return candidates.first().copied();
         }
-        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
+        let qualifier = callee
+            .strip_suffix(name)
+            .unwrap_or("")
+            .trim_end_matches(['.', ':']);
         let owner = crate::lower::last_segment(qualifier);
         candidates
             .iter()
@@ -314,6 +394,10 @@ pub struct Interp<'p, 'a> {
     cut_changed: bool,
     in_progress: HashSet<(FnId, Vec<Value>)>,
     globals_cache: HashMap<String, Value>,
+    /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
+    anchors: HashSet<FnId>,
+    /// The functions being evaluated, innermost last.
+    stack: Vec<FnId>,
     depth: usize,
     steps: usize,
     /// Set when a bound stopped the exploration early.
@@ -324,8 +408,10 @@ pub struct Interp<'p, 'a> {
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
-    pub fn new(prog: &'p Program<'a>, probe: Probe) -> Self {
+    pub fn new(prog: &'p Program<'a>, probe: Probe, anchors: HashSet<FnId>) -> Self {
         Interp {
+            anchors,
+            stack: Vec::new(),
             prog,
             probe,
             memo: HashMap::new(),
@@ -375,10 +461,14 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         self.in_progress.insert(key.clone());
         self.depth += 1;
+        self.stack.push(id);
         let f = self.prog.function(id);
         let mut env = BTreeMap::new();
         for (i, p) in f.params.iter().enumerate() {
-            env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
+            env.insert(
+                p.clone(),
+                key.1.get(i).cloned().unwrap_or_else(Value::unknown),
+            );
         }
         let finals = self.exec_block(State::new(env), &f.body);
         let mut outcomes: Vec<Outcome> = finals
@@ -403,6 +493,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         outcomes.sort();
         outcomes.dedup();
         let outcomes = Rc::new(outcomes);
+        self.stack.pop();
         self.depth -= 1;
         self.in_progress.remove(&key);
         if self.cut_used.contains(&key) && self.cut.get(&key) != Some(&outcomes) {
@@ -515,7 +606,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vec![(st, v)]
             }
             Expr::FnRef(name) => {
-                let v = self.prog.resolve(name).map(Value::Func).unwrap_or_else(Value::unknown);
+                let v = self
+                    .prog
+                    .resolve(name)
+                    .map(Value::Func)
+                    .unwrap_or_else(Value::unknown);
                 vec![(st, v)]
             }
             Expr::Object { entries, .. } => {
@@ -544,9 +639,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .into_iter()
                     .map(|(s, v)| {
                         let reply = if is_error {
-                            Reply { result: None, error: Some(error_code(&v)), span: *span }
+                            Reply {
+                                result: None,
+                                error: Some(error_code(&v)),
+                                span: *span,
+                                site: None,
+                            }
                         } else {
-                            Reply { result: Some(v), error: None, span: *span }
+                            Reply {
+                                result: Some(v),
+                                error: None,
+                                span: *span,
+                                site: None,
+                            }
                         };
                         (s, Value::Reply(Rc::new(reply)))
                     })
@@ -557,17 +662,34 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .eval(st, b)
                     .into_iter()
                     .map(|(s, v)| {
-                        let h = HttpValue { status: *status, body: Some(v), span: *span };
+                        let h = HttpValue {
+                            status: *status,
+                            body: Some(v),
+                            span: *span,
+                        };
                         (s, Value::Http(Rc::new(h)))
                     })
                     .collect(),
                 None => {
-                    let h = HttpValue { status: *status, body: None, span: *span };
+                    let h = HttpValue {
+                        status: *status,
+                        body: None,
+                        span: *span,
+                    };
                     vec![(st, Value::Http(Rc::new(h)))]
                 }
             },
-            Expr::Call { callee, receiver, args, span } => self.eval_call(st, callee, receiver.as_deref(), args, *span),
-            Expr::Eq { left, right, negated } => {
+            Expr::Call {
+                callee,
+                receiver,
+                args,
+                span,
+            } => self.eval_call(st, callee, receiver.as_deref(), args, *span),
+            Expr::Eq {
+                left,
+                right,
+                negated,
+            } => {
                 let negated = *negated;
                 self.eval_pair(st, left, right, move |this, l, r| {
                     let v = this.equals(l, r);
@@ -580,14 +702,23 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::IsNull(x) => self
                 .eval(st, x)
                 .into_iter()
-                .map(|(s, v)| (s, v.is_nullish().map(Value::Bool).unwrap_or_else(Value::unknown)))
+                .map(|(s, v)| {
+                    (
+                        s,
+                        v.is_nullish()
+                            .map(Value::Bool)
+                            .unwrap_or_else(Value::unknown),
+                    )
+                })
                 .collect(),
             Expr::HasKey { object, key } => self
                 .eval(st, object)
                 .into_iter()
                 .map(|(s, obj)| {
                     let v = match (&obj, key.as_str()) {
-                        (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
+                        (Value::Object(entries), k) => {
+                            Value::Bool(entries.iter().any(|(ek, _)| ek == k))
+                        }
                         (_, "id") => {
                             self.touched_id = true;
                             Value::Bool(self.probe.has_id)
@@ -621,7 +752,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Not(x) => self
                 .eval(st, x)
                 .into_iter()
-                .map(|(s, v)| (s, v.truthy().map(|b| Value::Bool(!b)).unwrap_or_else(Value::unknown)))
+                .map(|(s, v)| {
+                    (
+                        s,
+                        v.truthy()
+                            .map(|b| Value::Bool(!b))
+                            .unwrap_or_else(Value::unknown),
+                    )
+                })
                 .collect(),
             Expr::And(a, b) | Expr::Or(a, b) => {
                 let is_and = matches!(e, Expr::And(..));
@@ -638,11 +776,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                                     (None, Some(true)) if !is_and => Value::Bool(true),
                                     _ => Value::unknown(),
                                 };
-                                let v = if !is_and && known.is_none() && !matches!(v, Value::Bool(_)) {
-                                    join(&[va.clone(), vb])
-                                } else {
-                                    v
-                                };
+                                let v =
+                                    if !is_and && known.is_none() && !matches!(v, Value::Bool(_)) {
+                                        join(&[va.clone(), vb])
+                                    } else {
+                                        v
+                                    };
                                 out.push((s2, v));
                             }
                         }
@@ -650,9 +789,20 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 out
             }
-            Expr::Lookup { collection, key } => self.eval_pair(st, collection, key, |this, c, k| this.lookup(c, k)),
-            Expr::If { cond, then, otherwise, span } => self.eval_if(st, cond, then, otherwise, *span),
-            Expr::Match { subject, arms, span } => {
+            Expr::Lookup { collection, key } => {
+                self.eval_pair(st, collection, key, |this, c, k| this.lookup(c, k))
+            }
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+                span,
+            } => self.eval_if(st, cond, then, otherwise, *span),
+            Expr::Match {
+                subject,
+                arms,
+                span,
+            } => {
                 let mut out = Vec::new();
                 for (s, v) in self.eval(st, subject) {
                     out.extend(self.eval_match(s, &v, subject, arms, *span));
@@ -669,7 +819,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                     (s, Value::Null)
                 })
                 .collect(),
-            Expr::Try { body, handler, binding } => {
+            Expr::Try {
+                body,
+                handler,
+                binding,
+            } => {
                 let mut out = Vec::new();
                 for s in self.exec_block(st, body) {
                     if let Status::Raised(v) = &s.status {
@@ -678,7 +832,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                         if let Some(b) = binding {
                             h.env.insert(b.clone(), v.clone());
                         }
-                        out.extend(self.exec_block(h, handler).into_iter().map(|s| (s, Value::Null)));
+                        out.extend(
+                            self.exec_block(h, handler)
+                                .into_iter()
+                                .map(|s| (s, Value::Null)),
+                        );
                     } else {
                         out.push((s, Value::Null));
                     }
@@ -701,6 +859,25 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .collect(),
                 None => vec![(st, Value::Variant(name.clone(), None))],
             },
+            Expr::Propagate(x) => self
+                .eval(st, x)
+                .into_iter()
+                .map(|(mut s, v)| match v {
+                    Value::Variant(ref n, ref inner) if n == "Ok" => {
+                        let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                        (s, inner)
+                    }
+                    Value::Variant(ref n, _) if n == "Err" => {
+                        s.status = Status::Returned(v.clone());
+                        (s, Value::unknown())
+                    }
+                    ref nullish if nullish.is_nullish() == Some(true) => {
+                        s.status = Status::Returned(Value::Null);
+                        (s, Value::unknown())
+                    }
+                    _ => (s, v),
+                })
+                .collect(),
             Expr::Opaque(parts) => {
                 let exprs: Vec<&Expr> = parts.iter().collect();
                 self.eval_all(st, &exprs)
@@ -719,7 +896,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             MessageField::Id => {
                 self.touched_id = true;
-                if self.probe.has_id { Value::Id } else { Value::NoId }
+                if self.probe.has_id {
+                    Value::Id
+                } else {
+                    Value::NoId
+                }
             }
             MessageField::ProtocolVersion => Value::ClientVersion { checked: false },
         }
@@ -742,13 +923,26 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         if let Some(expr) = self.prog.global(name) {
             // Guard against self-referential globals while evaluating.
-            self.globals_cache.insert(name.to_string(), Value::unknown());
-            let vals: Vec<Value> = self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
-            let v = if vals.len() == 1 { vals.into_iter().next().unwrap_or_else(Value::unknown) } else { join(&vals) };
+            self.globals_cache
+                .insert(name.to_string(), Value::unknown());
+            let vals: Vec<Value> = self
+                .eval(State::new(BTreeMap::new()), expr)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect();
+            let v = if vals.len() == 1 {
+                vals.into_iter().next().unwrap_or_else(Value::unknown)
+            } else {
+                join(&vals)
+            };
             self.globals_cache.insert(name.to_string(), v.clone());
             return v;
         }
-        if let Some(id) = self.prog.resolve(name).filter(|_| !name.contains('.') || name.starts_with("self.")) {
+        if let Some(id) = self
+            .prog
+            .resolve(name)
+            .filter(|_| !name.contains('.') || name.starts_with("self."))
+        {
             return Value::Func(id);
         }
         Value::unknown()
@@ -804,7 +998,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
             (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),
             (Value::ClientVersion { .. }, _) | (_, Value::ClientVersion { .. }) => Value::unknown(),
-            (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => Value::Bool(true),
+            (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => {
+                Value::Bool(true)
+            }
             _ => Value::unknown(),
         }
     }
@@ -842,7 +1038,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             },
             _ if matches!(key, Value::Method(_)) && !self.prog.registrations.is_empty() => {
                 match self.prog.registrations.get(&k) {
-                    Some((handler, _)) => self.prog.resolve(handler).map(Value::Func).unwrap_or_else(Value::unknown),
+                    Some((handler, _)) => self
+                        .prog
+                        .resolve(handler)
+                        .map(Value::Func)
+                        .unwrap_or_else(Value::unknown),
                     None => Value::Null,
                 }
             }
@@ -850,7 +1050,14 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
-    fn eval_call(&mut self, st: State, callee: &str, receiver: Option<&Expr>, args: &[Expr], span: Span) -> Vec<(State, Value)> {
+    fn eval_call(
+        &mut self,
+        st: State,
+        callee: &str,
+        receiver: Option<&Expr>,
+        args: &[Expr],
+        span: Span,
+    ) -> Vec<(State, Value)> {
         let mut exprs: Vec<&Expr> = Vec::new();
         if let Some(r) = receiver {
             exprs.push(r);
@@ -858,7 +1065,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         exprs.extend(args.iter());
         let mut out = Vec::new();
         for (s, mut vals) in self.eval_all(st, &exprs) {
-            let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            let recv = if receiver.is_some() {
+                Some(vals.remove(0))
+            } else {
+                None
+            };
             let target = match (callee, &recv) {
                 ("()", Some(Value::Func(id))) => Some(*id),
                 ("()", _) => None,
@@ -869,17 +1080,35 @@ impl<'p, 'a> Interp<'p, 'a> {
                 },
             };
             if let Some(id) = target {
+                let anchored = self
+                    .stack
+                    .last()
+                    .is_some_and(|caller| self.anchors.contains(caller));
+                let site = |v: &Value| {
+                    if anchored {
+                        v.with_site(span)
+                    } else {
+                        v.clone()
+                    }
+                };
                 let outcomes = self.call_function(id, vals);
                 for o in outcomes.iter() {
                     let mut s2 = s.clone();
-                    s2.effects.extend(o.effects.iter().cloned());
+                    s2.effects.extend(o.effects.iter().map(|e| match e {
+                        Effect::Emit { value, span: at } => Effect::Emit {
+                            value: site(value),
+                            span: *at,
+                        },
+                        other => other.clone(),
+                    }));
                     s2.id_check = o.id_check.or(s2.id_check);
                     s2.method_branch = o.method_branch.or(s2.method_branch);
                     s2.prefix_check = o.prefix_check.or(s2.prefix_check);
+                    let value = site(&o.value);
                     if o.raised {
-                        s2.status = Status::Raised(o.value.clone());
+                        s2.status = Status::Raised(value.clone());
                     }
-                    out.push((s2, o.value.clone()));
+                    out.push((s2, value));
                 }
                 continue;
             }
@@ -927,7 +1156,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             .collect()
     }
 
-    fn eval_if(&mut self, st: State, cond: &Expr, then: &Block, otherwise: &Block, span: Span) -> Vec<(State, Value)> {
+    fn eval_if(
+        &mut self,
+        st: State,
+        cond: &Expr,
+        then: &Block,
+        otherwise: &Block,
+        span: Span,
+    ) -> Vec<(State, Value)> {
         let mut out = Vec::new();
         for (s, truth, id, method, prefix) in self.decide(st, cond) {
             let branches: &[bool] = match truth {
@@ -960,7 +1196,14 @@ impl<'p, 'a> Interp<'p, 'a> {
         out
     }
 
-    fn eval_match(&mut self, st: State, subject: &Value, subject_expr: &Expr, arms: &[Arm], span: Span) -> Vec<(State, Value)> {
+    fn eval_match(
+        &mut self,
+        st: State,
+        subject: &Value,
+        subject_expr: &Expr,
+        arms: &[Arm],
+        span: Span,
+    ) -> Vec<(State, Value)> {
         let mut out = Vec::new();
         // Paths still looking for an arm.
         let mut pending = vec![st];
@@ -1032,7 +1275,11 @@ fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Option<(St
             Some(false) => {}
         }
     }
-    if patterns.is_empty() || any_unknown { (None, None) } else { (Some(false), None) }
+    if patterns.is_empty() || any_unknown {
+        (None, None)
+    } else {
+        (Some(false), None)
+    }
 }
 
 fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value)>) {
@@ -1067,7 +1314,9 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value
 fn refine(st: &mut State, cond: &Expr, holds: bool) {
     match cond {
         Expr::Not(inner) => refine(st, inner, !holds),
-        Expr::Member { item, .. } | Expr::Eq { left: item, .. } if holds ^ matches!(cond, Expr::Eq { negated: true, .. }) => {
+        Expr::Member { item, .. } | Expr::Eq { left: item, .. }
+            if holds ^ matches!(cond, Expr::Eq { negated: true, .. }) =>
+        {
             mark_checked(st, item)
         }
         Expr::And(a, b) if holds => {
@@ -1089,20 +1338,23 @@ fn refine_variant(st: &mut State, subject: &Expr, patterns: &[Pattern]) {
 }
 
 fn mark_checked(st: &mut State, e: &Expr) {
-    if let Expr::Var(name) = e {
-        if let Some(v @ Value::ClientVersion { .. }) = st.env.get_mut(name) {
-            *v = Value::ClientVersion { checked: true };
-        }
+    if let Expr::Var(name) = e
+        && let Some(v @ Value::ClientVersion { .. }) = st.env.get_mut(name)
+    {
+        *v = Value::ClientVersion { checked: true };
     }
 }
 
 fn error_code(v: &Value) -> Option<i64> {
     match v {
         Value::Int(n) => Some(*n),
-        Value::Object(entries) => entries.iter().find(|(k, _)| k == "code").and_then(|(_, c)| match c {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        }),
+        Value::Object(entries) => entries
+            .iter()
+            .find(|(k, _)| k == "code")
+            .and_then(|(_, c)| match c {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            }),
         Value::Unknown(parts) => parts.iter().find_map(error_code),
         _ => None,
     }
@@ -1111,10 +1363,11 @@ fn error_code(v: &Value) -> Option<i64> {
 /// An unknown value built from others: keeps the ones the checks care about.
 fn join(vals: &[Value]) -> Value {
     let kept: Vec<Value> = vals.iter().filter(|v| v.interesting()).cloned().collect();
-    if kept.len() == 1 && !matches!(kept[0], Value::Array(_)) {
-        if let Value::Unknown(_) = kept[0] {
-            return kept[0].clone();
-        }
+    if kept.len() == 1
+        && !matches!(kept[0], Value::Array(_))
+        && let Value::Unknown(_) = kept[0]
+    {
+        return kept[0].clone();
     }
     Value::Unknown(Rc::new(kept))
 }
@@ -1137,7 +1390,12 @@ mod tests {
 
     #[test]
     fn unknown_values_keep_replies() {
-        let r = Value::Reply(Rc::new(Reply { result: Some(Value::Null), error: None, span: Span::default() }));
+        let r = Value::Reply(Rc::new(Reply {
+            result: Some(Value::Null),
+            error: None,
+            span: Span::default(),
+            site: None,
+        }));
         let j = join(&[Value::Int(1), r.clone()]);
         let mut out = Vec::new();
         j.replies(&mut out);

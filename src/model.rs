@@ -54,7 +54,11 @@ pub type Block = Vec<Stmt>;
 #[derive(Debug, Clone)]
 pub enum Stmt {
     /// `target = value` (a plain name or a dotted path such as `self.handlers`).
-    Assign { target: String, value: Expr, span: Span },
+    Assign {
+        target: String,
+        value: Expr,
+        span: Span,
+    },
     /// An expression evaluated for its effects (a call, an `if`, a `match`).
     Expr(Expr),
     /// `return value`; `None` returns nothing (null).
@@ -79,44 +83,98 @@ pub enum Expr {
     Field(MessageField),
     Var(String),
     /// An object/dict literal.
-    Object { entries: Vec<(String, Expr)>, span: Span },
-    Array { items: Vec<Expr>, span: Span },
+    Object {
+        entries: Vec<(String, Expr)>,
+        span: Span,
+    },
+    Array {
+        items: Vec<Expr>,
+        span: Span,
+    },
     /// A JSON-RPC response object (has `result` or `error`, and `jsonrpc` or `id`).
-    Reply { kind: ReplyExpr, span: Span },
+    Reply {
+        kind: ReplyExpr,
+        span: Span,
+    },
     /// An HTTP response with a status (None: the framework default, 200) and a body.
-    Http { status: Option<u16>, body: Option<Box<Expr>>, span: Span },
+    Http {
+        status: Option<u16>,
+        body: Option<Box<Expr>>,
+        span: Span,
+    },
     /// A call; `callee` is the written name (`self.send_error`, `Self::reply`),
     /// `receiver` the value a method is called on (not `self`).
-    Call { callee: String, receiver: Option<Box<Expr>>, args: Vec<Expr>, span: Span },
+    Call {
+        callee: String,
+        receiver: Option<Box<Expr>>,
+        args: Vec<Expr>,
+        span: Span,
+    },
     /// A reference to a function by name, e.g. a handler stored in a map.
     FnRef(String),
     /// `a == b` (`negated`: `!=`).
-    Eq { left: Box<Expr>, right: Box<Expr>, negated: bool },
+    Eq {
+        left: Box<Expr>,
+        right: Box<Expr>,
+        negated: bool,
+    },
     /// `x is None`, `x.is_none()`, `x === undefined`, `x == nil`.
     IsNull(Box<Expr>),
     /// `"key" in obj`, `isset($o['key'])`, `obj.contains_key("key")`.
-    HasKey { object: Box<Expr>, key: String },
+    HasKey {
+        object: Box<Expr>,
+        key: String,
+    },
     /// `item in collection`, `collection.contains(item)`.
-    Member { item: Box<Expr>, collection: Box<Expr> },
+    Member {
+        item: Box<Expr>,
+        collection: Box<Expr>,
+    },
     /// `text.startswith(prefix)`.
-    StartsWith { text: Box<Expr>, prefix: String },
+    StartsWith {
+        text: Box<Expr>,
+        prefix: String,
+    },
     Not(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
     /// `collection[key]` or `collection.get(key)` on a value that is not the message.
-    Lookup { collection: Box<Expr>, key: Box<Expr> },
+    Lookup {
+        collection: Box<Expr>,
+        key: Box<Expr>,
+    },
     /// Expression-level conditional: `if`/ternary/`a if c else b`.
-    If { cond: Box<Expr>, then: Block, otherwise: Block, span: Span },
+    If {
+        cond: Box<Expr>,
+        then: Block,
+        otherwise: Block,
+        span: Span,
+    },
     /// `match`/`switch` with ordered arms.
-    Match { subject: Box<Expr>, arms: Vec<Arm>, span: Span },
+    Match {
+        subject: Box<Expr>,
+        arms: Vec<Arm>,
+        span: Span,
+    },
     /// A loop: the body is taken once (a message loop handles one message).
-    Loop { body: Block },
+    Loop {
+        body: Block,
+    },
     /// `try`: the handler runs on the paths where the body raised.
-    Try { body: Block, handler: Block, binding: Option<String> },
+    Try {
+        body: Block,
+        handler: Block,
+        binding: Option<String>,
+    },
     /// A block used as a value (Rust blocks, Python `with`).
     Block(Block),
     /// `Ok(x)` / `Err(x)` / `Some(x)` style wrappers that a later match takes apart.
-    Variant { name: String, inner: Option<Box<Expr>> },
+    Variant {
+        name: String,
+        inner: Option<Box<Expr>>,
+    },
+    /// Rust's `x?`: returns early when `x` is `None` or `Err`, else unwraps it.
+    Propagate(Box<Expr>),
     /// Anything else: its sub-expressions still carry values (and effects).
     Opaque(Vec<Expr>),
 }
@@ -152,7 +210,10 @@ pub enum Pattern {
     /// `_`, `default:`, or a binding that takes anything (`other`).
     Any(Option<String>),
     /// `Ok(x)`, `Err(e)`, `Some(x)`, `None`.
-    Variant { name: String, binding: Option<String> },
+    Variant {
+        name: String,
+        binding: Option<String>,
+    },
     /// A pattern this model cannot decide.
     Unknown,
 }
@@ -267,24 +328,42 @@ impl Expr {
         match self {
             Expr::Object { entries, .. } => entries.iter().for_each(|(_, v)| v.walk(f)),
             Expr::Array { items, .. } => items.iter().for_each(|v| v.walk(f)),
-            Expr::Reply { kind: ReplyExpr::Result(x) | ReplyExpr::Error(x), .. } => x.walk(f),
+            Expr::Reply {
+                kind: ReplyExpr::Result(x) | ReplyExpr::Error(x),
+                ..
+            } => x.walk(f),
             Expr::Http { body, .. } => body.iter().for_each(|b| b.walk(f)),
             Expr::Call { receiver, args, .. } => {
                 receiver.iter().for_each(|r| r.walk(f));
                 args.iter().for_each(|a| a.walk(f));
             }
-            Expr::Eq { left: a, right: b, .. }
-            | Expr::Member { item: a, collection: b }
-            | Expr::Lookup { collection: a, key: b }
+            Expr::Eq {
+                left: a, right: b, ..
+            }
+            | Expr::Member {
+                item: a,
+                collection: b,
+            }
+            | Expr::Lookup {
+                collection: a,
+                key: b,
+            }
             | Expr::And(a, b)
             | Expr::Or(a, b) => {
                 a.walk(f);
                 b.walk(f);
             }
-            Expr::IsNull(x) | Expr::Not(x) | Expr::HasKey { object: x, .. } | Expr::StartsWith { text: x, .. } => {
-                x.walk(f)
-            }
-            Expr::If { cond, then, otherwise, .. } => {
+            Expr::IsNull(x)
+            | Expr::Not(x)
+            | Expr::Propagate(x)
+            | Expr::HasKey { object: x, .. }
+            | Expr::StartsWith { text: x, .. } => x.walk(f),
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
                 cond.walk(f);
                 walk_block(then, f);
                 walk_block(otherwise, f);

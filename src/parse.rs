@@ -18,15 +18,21 @@ thread_local! {
 }
 
 /// Parses a file; the error is a reason fit for the skipped-files list.
-pub fn parse(language: Language, src: &[u8], budget: Duration) -> Result<tree_sitter::Tree, String> {
+pub fn parse(
+    language: Language,
+    src: &[u8],
+    budget: Duration,
+) -> Result<tree_sitter::Tree, String> {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let parser = match parsers.entry(language) {
             std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
-                let g = grammar(language).ok_or_else(|| format!("no grammar for {}", language.name()))?;
+                let g = grammar(language)
+                    .ok_or_else(|| format!("no grammar for {}", language.name()))?;
                 let mut p = tree_sitter::Parser::new();
-                p.set_language(&g).map_err(|e| format!("cannot load the {} grammar: {e}", language.name()))?;
+                p.set_language(&g)
+                    .map_err(|e| format!("cannot load the {} grammar: {e}", language.name()))?;
                 v.insert(p)
             }
         };
@@ -35,9 +41,16 @@ pub fn parse(language: Language, src: &[u8], budget: Duration) -> Result<tree_si
         let mut over_budget = |_: &tree_sitter::ParseState| start.elapsed() > budget;
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
         let len = src.len();
-        let mut read = |offset: usize, _: tree_sitter::Point| -> &[u8] { if offset < len { &src[offset..] } else { &[] } };
+        let mut read = |offset: usize, _: tree_sitter::Point| -> &[u8] {
+            if offset < len { &src[offset..] } else { &[] }
+        };
         parser
             .parse_with_options(&mut read, None, Some(options))
-            .ok_or_else(|| format!("parsing took longer than the {} ms budget", budget.as_millis()))
+            .ok_or_else(|| {
+                format!(
+                    "parsing took longer than the {} ms budget",
+                    budget.as_millis()
+                )
+            })
     })
 }

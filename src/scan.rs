@@ -4,7 +4,9 @@ use crate::check::{CHECKS, CheckDef, ServerView, Verdict};
 use crate::discover::{self, Candidate, Skipped};
 use crate::interp::Program;
 use crate::model::{FileFacts, Span};
-use crate::report::{CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool};
+use crate::report::{
+    CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool,
+};
 use crate::{group, lower, parse, prefilter};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -46,7 +48,13 @@ fn scan_root(paths: &[PathBuf]) -> PathBuf {
 pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     let started = Instant::now();
     let root = scan_root(&opts.paths);
-    let found = discover::discover(&opts.paths, &root, &discover::Options { max_file_size: opts.max_file_size })?;
+    let found = discover::discover(
+        &opts.paths,
+        &root,
+        &discover::Options {
+            max_file_size: opts.max_file_size,
+        },
+    )?;
     let results: Vec<FileResult> = found
         .files
         .par_iter()
@@ -59,7 +67,10 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     for (c, r) in found.files.iter().zip(results) {
         match r {
             FileResult::Facts(f) => facts.push(*f),
-            FileResult::Skipped(reason) => skipped.push(Skipped { display: c.display.clone(), reason }),
+            FileResult::Skipped(reason) => skipped.push(Skipped {
+                display: c.display.clone(),
+                reason,
+            }),
             FileResult::NoMarkers => {}
         }
     }
@@ -75,13 +86,25 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
         .map(|server| judge(&prog, server, &paths, &opts.checks))
         .collect();
     reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    let checks = opts.checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
-    let mut skipped_files: Vec<SkippedFile> =
-        skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
+    let checks = opts
+        .checks
+        .iter()
+        .map(|c| crate::report::summarize(c.id, &reports))
+        .collect();
+    let mut skipped_files: Vec<SkippedFile> = skipped
+        .into_iter()
+        .map(|s| SkippedFile {
+            path: s.display,
+            reason: s.reason,
+        })
+        .collect();
     skipped_files.sort();
     Ok(Report {
         schema: 1,
-        tool: Tool { name: "mcp-conform", version: env!("CARGO_PKG_VERSION") },
+        tool: Tool {
+            name: "mcp-conform",
+            version: env!("CARGO_PKG_VERSION"),
+        },
         servers: reports,
         checks,
         skipped_files,
@@ -142,8 +165,16 @@ fn location(paths: &[String], span: Span) -> Location {
     }
 }
 
-fn judge(prog: &Program, server: &group::Server, paths: &[String], checks: &[&'static CheckDef]) -> ServerReport {
-    let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
+fn judge(
+    prog: &Program,
+    server: &group::Server,
+    paths: &[String],
+    checks: &[&'static CheckDef],
+) -> ServerReport {
+    let path = paths
+        .get(server.span.file as usize)
+        .cloned()
+        .unwrap_or_default();
     let view = ServerView::new(prog, server, paths);
     let checks = checks
         .iter()
@@ -151,7 +182,10 @@ fn judge(prog: &Program, server: &group::Server, paths: &[String], checks: &[&'s
             let verdict = if server.hand_written {
                 (c.run)(&view)
             } else {
-                Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
+                Verdict::skip(format!(
+                    "handled by {}",
+                    server.sdk.as_deref().unwrap_or("an SDK")
+                ))
             };
             CheckReport {
                 id: c.id,
@@ -163,7 +197,12 @@ fn judge(prog: &Program, server: &group::Server, paths: &[String], checks: &[&'s
                     .into_iter()
                     .map(|f| {
                         let l = location(paths, f.span);
-                        FindingReport { path: l.path, line: l.line, column: l.column, message: f.message }
+                        FindingReport {
+                            path: l.path,
+                            line: l.line,
+                            column: l.column,
+                            message: f.message,
+                        }
                     })
                     .collect(),
                 evidence: verdict.evidence.map(|s| location(paths, s)),
@@ -175,8 +214,16 @@ fn judge(prog: &Program, server: &group::Server, paths: &[String], checks: &[&'s
         language: server.language.name(),
         path,
         line: server.span.line,
-        files: server.files.iter().filter_map(|f| paths.get(*f as usize).cloned()).collect(),
-        kind: if server.hand_written { "hand-written" } else { "sdk" },
+        files: server
+            .files
+            .iter()
+            .filter_map(|f| paths.get(*f as usize).cloned())
+            .collect(),
+        kind: if server.hand_written {
+            "hand-written"
+        } else {
+            "sdk"
+        },
         sdk: server.sdk.clone(),
         transports: server.transports.iter().map(|t| t.name()).collect(),
         checks,

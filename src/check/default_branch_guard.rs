@@ -12,20 +12,30 @@ pub fn run(v: &ServerView) -> Verdict {
     if let Some(first) = replies.first() {
         let prefix = first.path.outcome.prefix_check;
         let hint = match prefix {
-            Some(span) => format!("; the `notifications/` prefix test at {} lets other id-less methods through", v.at(span)),
+            Some(span) => format!(
+                "; the `notifications/` prefix test at {} lets other id-less methods through",
+                v.at(span)
+            ),
             None => String::new(),
         };
         let findings = replies
             .iter()
             .map(|r| Finding {
-                span: r.reply.span,
+                span: r.reply.at(),
                 message: format!(
                     "the unknown-method fallback replies to a message without an id{}",
-                    if prefix.is_some() { " that is not under `notifications/`" } else { "" }
+                    if prefix.is_some() {
+                        " that is not under `notifications/`"
+                    } else {
+                        ""
+                    }
                 ),
             })
             .collect();
-        let reason = format!("an id-less message with an unknown method gets a reply at {}{hint}", v.at(first.reply.span));
+        let reason = format!(
+            "an id-less message with an unknown method gets a reply at {}{hint}",
+            v.at(first.reply.at())
+        );
         return Verdict::fail(reason, findings);
     }
     let evidence = run.evidence();
@@ -33,5 +43,8 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(format!("an id-less message with an unknown method gets no reply{how}"), evidence)
+    Verdict::pass(
+        format!("an id-less message with an unknown method gets no reply{how}"),
+        evidence,
+    )
 }

@@ -24,16 +24,20 @@ pub fn run(v: &ServerView) -> Verdict {
                 (Some(202), Some(Value::Str(s))) if s.is_empty() => None,
                 (Some(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
                 (Some(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
-                (status, _) => Some((
+                (status, body) => Some((
                     h.span,
-                    format!("answers a notification with HTTP {}; it must be 202 Accepted with an empty body", status.unwrap_or(200)),
+                    format!(
+                        "answers a notification with HTTP {}{}; it must be 202 Accepted with an empty body",
+                        status.unwrap_or(200),
+                        describe(body.as_ref())
+                    ),
                 )),
             }
             .or_else(|| {
                 good.get_or_insert(h.span);
                 None
             }),
-            HttpAnswer::Reply(r) => Some((r.span, "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
+            HttpAnswer::Reply(r) => Some((r.at(), "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
             HttpAnswer::Nothing(entry) => Some((
                 v.prog.function(*entry).span,
                 "returns nothing for a notification: the framework answers 200 (with a `null` or empty body), not 202".to_string(),
@@ -53,10 +57,29 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     match good {
         Some(span) if !unknown => Verdict::pass(
-            format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
+            format!(
+                "a notification gets 202 Accepted with an empty body ({})",
+                v.at(span)
+            ),
             Some(span),
         ),
-        _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),
+        _ if answers.is_empty() => {
+            Verdict::skip("no path from the HTTP handler reaches the dispatch")
+        }
         _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),
+    }
+}
+
+fn describe(body: Option<&Value>) -> &'static str {
+    let mut replies = Vec::new();
+    if let Some(b) = body {
+        b.replies(&mut replies);
+    }
+    match body {
+        None => "",
+        Some(_) if !replies.is_empty() => " and a JSON-RPC body",
+        Some(Value::Null | Value::NoId) => " and the body `null`",
+        Some(Value::Str(s)) if s.is_empty() => " and an empty body",
+        Some(_) => " and a body",
     }
 }

@@ -7,35 +7,44 @@ const NAME: &str = "notifications/initialized";
 
 pub fn run(v: &ServerView) -> Verdict {
     if v.discover_only() {
-        return Verdict::skip("the server implements revision 2026-07-28 (server/discover), which has no initialized notification");
+        return Verdict::skip(
+            "the server implements revision 2026-07-28 (server/discover), which has no initialized notification",
+        );
     }
     let run = v.probe(Probe::notification(NAME));
     if run.paths.is_empty() {
         return Verdict::skip("no path from the server's entry reaches its dispatch");
     }
     let bare_only = v.handles("initialized") && !v.handles(NAME);
-    let hint = if bare_only { "; only the bare name `initialized` is matched" } else { "" };
+    let hint = if bare_only {
+        "; only the bare name `initialized` is matched"
+    } else {
+        ""
+    };
     let mut findings: Vec<Finding> = run
         .replies()
         .iter()
         .filter(|r| r.reply.error.is_some())
         .map(|r| Finding {
-            span: r.reply.span,
+            span: r.reply.at(),
             message: format!("`{NAME}` reaches this error reply{hint}"),
         })
         .collect();
     for answer in run.http_answers() {
-        if let HttpAnswer::Response(h) = answer {
-            if h.status.is_some_and(|s| s >= 400) {
-                findings.push(Finding {
-                    span: h.span,
-                    message: format!("`{NAME}` is answered with HTTP {}", h.status.unwrap_or(0)),
-                });
-            }
+        if let HttpAnswer::Response(h) = answer
+            && h.status.is_some_and(|s| s >= 400)
+        {
+            findings.push(Finding {
+                span: h.span,
+                message: format!("`{NAME}` is answered with HTTP {}", h.status.unwrap_or(0)),
+            });
         }
     }
     if let Some(first) = findings.first() {
-        let reason = format!("`{NAME}` is rejected with an error at {}{hint}", v.at(first.span));
+        let reason = format!(
+            "`{NAME}` is rejected with an error at {}{hint}",
+            v.at(first.span)
+        );
         return Verdict::fail(reason, findings);
     }
     // State that only the bare name sets never completes the real handshake.
@@ -46,7 +55,10 @@ pub fn run(v: &ServerView) -> Verdict {
                 "the initialized state is set only for the bare name `initialized` ({}); `{NAME}` never sets it",
                 v.at(span)
             );
-            let finding = Finding { span, message: format!("set only under the bare name `initialized`, not `{NAME}`") };
+            let finding = Finding {
+                span,
+                message: format!("set only under the bare name `initialized`, not `{NAME}`"),
+            };
             return Verdict::fail(reason, vec![finding]);
         }
     }
@@ -55,5 +67,8 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (taken at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(format!("`{NAME}` is accepted without an error{how}"), evidence)
+    Verdict::pass(
+        format!("`{NAME}` is accepted without an error{how}"),
+        evidence,
+    )
 }

@@ -16,24 +16,33 @@ pub fn run(v: &ServerView) -> Verdict {
         }
         judged = true;
         for sent in run.replies() {
-            let kind = if sent.reply.error.is_some() { "an error" } else { "a result" };
-            first_failing.get_or_insert((*method, kind, sent.reply.span));
-            match findings.iter_mut().find(|f| f.span == sent.reply.span) {
+            let kind = if sent.reply.error.is_some() {
+                "an error"
+            } else {
+                "a result"
+            };
+            first_failing.get_or_insert((*method, kind, sent.reply.at()));
+            match findings.iter_mut().find(|f| f.span == sent.reply.at()) {
                 Some(f) => {
                     if !f.message.contains(method) {
                         f.message = f.message.replacen("` ", &format!("`, `{method}` "), 1);
                     }
                 }
                 None => findings.push(Finding {
-                    span: sent.reply.span,
-                    message: format!("replies to `{method}` with {kind}: a notification must get no response"),
+                    span: sent.reply.at(),
+                    message: format!(
+                        "replies to `{method}` with {kind}: a notification must get no response"
+                    ),
                 }),
             }
         }
         evidence = evidence.or(run.evidence());
     }
     if let Some((method, kind, span)) = first_failing {
-        let reason = format!("the notification `{method}` gets {kind} reply (built at {})", v.at(span));
+        let reason = format!(
+            "the notification `{method}` gets {kind} reply (built at {})",
+            v.at(span)
+        );
         return Verdict::fail(reason, findings);
     }
     if !judged {
@@ -43,5 +52,8 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(format!("client notifications get no JSON-RPC reply{how}"), evidence)
+    Verdict::pass(
+        format!("client notifications get no JSON-RPC reply{how}"),
+        evidence,
+    )
 }

@@ -5,7 +5,9 @@ use crate::interp::{Probe, Value};
 
 pub fn run(v: &ServerView) -> Verdict {
     if v.discover_only() {
-        return Verdict::skip("the server implements revision 2026-07-28 (server/discover), which has no ping");
+        return Verdict::skip(
+            "the server implements revision 2026-07-28 (server/discover), which has no ping",
+        );
     }
     let run = v.probe(Probe::request("ping"));
     if run.paths.is_empty() {
@@ -13,7 +15,9 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     let replies = run.replies();
     if replies.is_empty() {
-        return Verdict::skip("no reply to `ping` could be found (the code that sends replies is not visible)");
+        return Verdict::skip(
+            "no reply to `ping` could be found (the code that sends replies is not visible)",
+        );
     }
     let mut findings = Vec::new();
     let mut unreadable = None;
@@ -21,25 +25,39 @@ pub fn run(v: &ServerView) -> Verdict {
     for r in &replies {
         let problem = match (&r.reply.error, &r.reply.result) {
             (Some(code), _) => Some(match code {
-                Some(-32601) => "`ping` reaches the unknown-method fallback (-32601): there is no ping handler".to_string(),
+                Some(-32601) => {
+                    "`ping` reaches the unknown-method fallback (-32601): there is no ping handler"
+                        .to_string()
+                }
                 Some(c) => format!("`ping` is answered with an error ({c})"),
                 None => "`ping` is answered with an error".to_string(),
             }),
             (None, Some(Value::Object(entries))) if entries.is_empty() => {
-                good.get_or_insert(r.reply.span);
+                good.get_or_insert(r.reply.at());
                 None
             }
-            (None, Some(Value::Object(_))) => Some("`ping` is answered with a non-empty object, not `{}`".into()),
-            (None, Some(Value::Array(_))) => Some("`ping` is answered with an array `[]`, not an empty object `{}`".into()),
-            (None, Some(Value::Str(s))) => Some(format!("`ping` is answered with the string {s:?}, not an empty object `{{}}`")),
-            (None, Some(Value::Null | Value::NoId)) | (None, None) => Some("`ping` is answered with `null`, not an empty object `{}`".into()),
+            (None, Some(Value::Object(_))) => {
+                Some("`ping` is answered with a non-empty object, not `{}`".into())
+            }
+            (None, Some(Value::Array(_))) => {
+                Some("`ping` is answered with an array `[]`, not an empty object `{}`".into())
+            }
+            (None, Some(Value::Str(s))) => Some(format!(
+                "`ping` is answered with the string {s:?}, not an empty object `{{}}`"
+            )),
+            (None, Some(Value::Null | Value::NoId)) | (None, None) => {
+                Some("`ping` is answered with `null`, not an empty object `{}`".into())
+            }
             (None, Some(_)) => {
-                unreadable.get_or_insert(r.reply.span);
+                unreadable.get_or_insert(r.reply.at());
                 None
             }
         };
         if let Some(message) = problem {
-            findings.push(Finding { span: r.reply.span, message });
+            findings.push(Finding {
+                span: r.reply.at(),
+                message,
+            });
         }
     }
     if let Some(first) = findings.first() {
@@ -47,8 +65,14 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, findings);
     }
     match (good, unreadable) {
-        (Some(span), None) => Verdict::pass(format!("`ping` is answered with an empty object ({})", v.at(span)), Some(span)),
-        (_, Some(span)) => Verdict::skip(format!("cannot tell what the `ping` reply at {} holds", v.at(span))),
+        (Some(span), None) => Verdict::pass(
+            format!("`ping` is answered with an empty object ({})", v.at(span)),
+            Some(span),
+        ),
+        (_, Some(span)) => Verdict::skip(format!(
+            "cannot tell what the `ping` reply at {} holds",
+            v.at(span)
+        )),
         (None, None) => Verdict::skip("no reply to `ping` could be read"),
     }
 }

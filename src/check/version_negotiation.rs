@@ -33,14 +33,19 @@ fn classify(v: &Value) -> Source {
 
 fn protocol_version(result: &Value) -> Option<&Value> {
     match result {
-        Value::Object(entries) => entries.iter().find(|(k, _)| k == "protocolVersion").map(|(_, v)| v),
+        Value::Object(entries) => entries
+            .iter()
+            .find(|(k, _)| k == "protocolVersion")
+            .map(|(_, v)| v),
         _ => None,
     }
 }
 
 pub fn run(v: &ServerView) -> Verdict {
     if v.discover_only() {
-        return Verdict::skip("the server implements revision 2026-07-28 (server/discover), which has no initialize");
+        return Verdict::skip(
+            "the server implements revision 2026-07-28 (server/discover), which has no initialize",
+        );
     }
     let run = v.probe(Probe::request("initialize"));
     if run.paths.is_empty() {
@@ -48,7 +53,9 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     let replies = run.replies();
     if replies.is_empty() {
-        return Verdict::skip("no reply to `initialize` could be found (the code that sends replies is not visible)");
+        return Verdict::skip(
+            "no reply to `initialize` could be found (the code that sends replies is not visible)",
+        );
     }
     let mut findings = Vec::new();
     let mut passes = Vec::new();
@@ -58,33 +65,35 @@ pub fn run(v: &ServerView) -> Verdict {
     for r in &replies {
         if let Some(code) = r.reply.error {
             match code {
-                Some(-32602 | -32022) => rejects = rejects.or(Some(r.reply.span)),
-                Some(-32601) => not_found = not_found.or(Some(r.reply.span)),
+                Some(-32602 | -32022) => rejects = rejects.or(Some(r.reply.at())),
+                Some(-32601) => not_found = not_found.or(Some(r.reply.at())),
                 _ => {}
             }
             continue;
         }
-        let Some(result) = &r.reply.result else { continue };
+        let Some(result) = &r.reply.result else {
+            continue;
+        };
         match protocol_version(result).map(classify) {
             Some(Source::Echoed) => findings.push(Finding {
-                span: r.reply.span,
+                span: r.reply.at(),
                 message: "returns the client's protocolVersion without checking that the server supports it".into(),
             }),
-            Some(Source::Fixed(s)) => passes.push((format!("initialize returns the fixed protocolVersion \"{s}\""), r.reply.span)),
+            Some(Source::Fixed(s)) => passes.push((format!("initialize returns the fixed protocolVersion \"{s}\""), r.reply.at())),
             Some(Source::Negotiated) => passes.push((
                 "initialize returns the client's protocolVersion only after checking it against a supported set".into(),
-                r.reply.span,
+                r.reply.at(),
             )),
-            Some(Source::Chosen) => passes.push(("initialize returns a protocolVersion chosen by the server".into(), r.reply.span)),
+            Some(Source::Chosen) => passes.push(("initialize returns a protocolVersion chosen by the server".into(), r.reply.at())),
             Some(Source::Unreadable) => {
-                unreadable.get_or_insert(r.reply.span);
+                unreadable.get_or_insert(r.reply.at());
             }
             None if matches!(result, Value::Object(_)) => findings.push(Finding {
-                span: r.reply.span,
+                span: r.reply.at(),
                 message: "the initialize result has no protocolVersion".into(),
             }),
             None => {
-                unreadable.get_or_insert(r.reply.span);
+                unreadable.get_or_insert(r.reply.at());
             }
         }
     }
@@ -94,23 +103,40 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     if let Some((reason, span)) = passes.first() {
         let note = match rejects {
-            Some(s) => format!("; unsupported versions are rejected with an error at {}", v.at(s)),
+            Some(s) => format!(
+                "; unsupported versions are rejected with an error at {}",
+                v.at(s)
+            ),
             None => String::new(),
         };
         return Verdict::pass(format!("{reason} ({}){note}", v.at(*span)), Some(*span));
     }
     if let Some(span) = rejects {
         return Verdict::pass(
-            format!("initialize rejects unsupported protocol versions with -32602 ({})", v.at(span)),
+            format!(
+                "initialize rejects unsupported protocol versions with -32602 ({})",
+                v.at(span)
+            ),
             Some(span),
         );
     }
     if let Some(span) = not_found {
-        let f = Finding { span, message: "`initialize` reaches the unknown-method fallback: there is no initialize handler".into() };
-        return Verdict::fail(format!("initialize is not handled ({})", v.at(span)), vec![f]);
+        let f = Finding {
+            span,
+            message:
+                "`initialize` reaches the unknown-method fallback: there is no initialize handler"
+                    .into(),
+        };
+        return Verdict::fail(
+            format!("initialize is not handled ({})", v.at(span)),
+            vec![f],
+        );
     }
     match unreadable {
-        Some(span) => Verdict::skip(format!("cannot tell what the initialize result at {} holds", v.at(span))),
+        Some(span) => Verdict::skip(format!(
+            "cannot tell what the initialize result at {} holds",
+            v.at(span)
+        )),
         None => Verdict::skip("no initialize result could be read"),
     }
 }

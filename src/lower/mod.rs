@@ -31,7 +31,13 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a [u8], file: u32) -> Self {
-        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false }
+        Ctx {
+            src,
+            file,
+            depth: 0,
+            too_deep: false,
+            saw_stdin: false,
+        }
     }
 
     pub fn text(&self, node: Node) -> &'a str {
@@ -148,13 +154,19 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     let has = |k: &str| entries.iter().any(|(key, _)| key == k);
     let framed = has("jsonrpc") || has("id");
     if framed {
-        if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error") {
-            if !matches!(v, Expr::Null) {
-                return Expr::Reply { kind: ReplyExpr::Error(Box::new(v.clone())), span };
-            }
+        if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error")
+            && !matches!(v, Expr::Null)
+        {
+            return Expr::Reply {
+                kind: ReplyExpr::Error(Box::new(v.clone())),
+                span,
+            };
         }
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "result") {
-            return Expr::Reply { kind: ReplyExpr::Result(Box::new(v.clone())), span };
+            return Expr::Reply {
+                kind: ReplyExpr::Result(Box::new(v.clone())),
+                span,
+            };
         }
     }
     Expr::Object { entries, span }
@@ -162,14 +174,41 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
 
 /// Names that only convert or unwrap their receiver.
 const TRANSPARENT: &[&str] = &[
-    "as_str", "as_deref", "as_ref", "to_string", "to_owned", "clone", "unwrap", "expect",
-    "borrow", "deref", "into", "strip", "lower", "trim", "cloned", "copied", "as_object",
-    "into_response", "as_string", "toString", "valueOf",
+    "as_str",
+    "as_deref",
+    "as_ref",
+    "to_string",
+    "to_owned",
+    "clone",
+    "unwrap",
+    "expect",
+    "borrow",
+    "deref",
+    "into",
+    "strip",
+    "lower",
+    "trim",
+    "cloned",
+    "copied",
+    "as_object",
+    "into_response",
+    "as_string",
+    "toString",
+    "valueOf",
+    "unwrap_or_default",
 ];
 
 const HTTP_RESPONSES: &[&str] = &[
-    "Response", "JSONResponse", "PlainTextResponse", "HTMLResponse", "ORJSONResponse",
-    "UJSONResponse", "json_response", "jsonify", "make_response", "HttpResponse",
+    "Response",
+    "JSONResponse",
+    "PlainTextResponse",
+    "HTMLResponse",
+    "ORJSONResponse",
+    "UJSONResponse",
+    "json_response",
+    "jsonify",
+    "make_response",
+    "HttpResponse",
 ];
 
 /// A method call `receiver.name(args)`, or a plain call when `receiver` is None.
@@ -193,32 +232,50 @@ pub fn call(
                     return Expr::Field(field);
                 }
                 if let Some(key) = args.into_iter().next() {
-                    return Expr::Lookup { collection: Box::new(recv), key: Box::new(key) };
+                    return Expr::Lookup {
+                        collection: Box::new(recv),
+                        key: Box::new(key),
+                    };
                 }
                 return Expr::opaque(vec![recv]);
             }
             "startswith" | "starts_with" | "startsWith" => {
                 if let Some(prefix) = first_str {
-                    return Expr::StartsWith { text: Box::new(recv), prefix };
+                    return Expr::StartsWith {
+                        text: Box::new(recv),
+                        prefix,
+                    };
                 }
             }
             "is_none" | "isNone" | "is_null" => return Expr::IsNull(Box::new(recv)),
             "is_some" => return Expr::Not(Box::new(Expr::IsNull(Box::new(recv)))),
             "contains_key" | "has_key" | "hasOwnProperty" | "has" | "contains" | "includes"
             | "__contains__" => {
-                if let Some(key) = first_str.clone() {
-                    if matches!(name.as_str(), "contains_key" | "has_key" | "hasOwnProperty")
-                        || message_field(&key).is_some() && name == "has"
-                    {
-                        return Expr::HasKey { object: Box::new(recv), key };
-                    }
+                if let Some(key) = first_str.clone()
+                    && (matches!(name.as_str(), "contains_key" | "has_key" | "hasOwnProperty")
+                        || message_field(&key).is_some() && name == "has")
+                {
+                    return Expr::HasKey {
+                        object: Box::new(recv),
+                        key,
+                    };
                 }
                 if let Some(item) = args.into_iter().next() {
-                    return Expr::Member { item: Box::new(item), collection: Box::new(recv) };
+                    return Expr::Member {
+                        item: Box::new(item),
+                        collection: Box::new(recv),
+                    };
                 }
                 return Expr::opaque(vec![recv]);
             }
             n if TRANSPARENT.contains(&n) => return recv,
+            // Defaults and adapters keep what a message field is: `req.id.unwrap_or(Null)`.
+            "unwrap_or" | "unwrap_or_else" | "or" | "or_else" | "and_then" | "map" | "ok_or"
+            | "ok_or_else" | "as_i64" | "as_u64" | "as_deref_mut"
+                if matches!(recv, Expr::Field(_)) =>
+            {
+                return recv;
+            }
             _ => {}
         }
     }
@@ -227,7 +284,12 @@ pub fn call(
     }
     let mut all_args = args;
     all_args.extend(keywords.into_iter().map(|(_, v)| v));
-    Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
+    Expr::Call {
+        callee,
+        receiver: receiver.map(Box::new),
+        args: all_args,
+        span,
+    }
 }
 
 /// `Response(body, status_code=202)` and its relatives.
@@ -249,10 +311,10 @@ fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> 
     if body.is_none() {
         body = positional.next().map(Box::new);
     }
-    if status.is_none() {
-        if let Some(Expr::Int(n)) = positional.next() {
-            status = u16::try_from(n).ok();
-        }
+    if status.is_none()
+        && let Some(Expr::Int(n)) = positional.next()
+    {
+        status = u16::try_from(n).ok();
     }
     Expr::Http { status, body, span }
 }

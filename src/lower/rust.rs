@@ -1,6 +1,8 @@
 //! Rust: `tree-sitter-rust` syntax trees to facts.
 
-use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote};
+use super::{
+    Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote,
+};
 use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Stmt};
 use tree_sitter::Node;
 
@@ -9,7 +11,14 @@ const ROUTER_CALLS: &[&str] = &["post", "get", "any", "route", "to", "put", "pos
 /// Macros that write to standard output.
 const PRINT_MACROS: &[&str] = &["println", "print", "write", "writeln"];
 /// Parameter and return types that mark an HTTP handler.
-const HTTP_TYPES: &[&str] = &["Json<", "IntoResponse", "HttpResponse", "HttpRequest", "HeaderMap", "Request<"];
+const HTTP_TYPES: &[&str] = &[
+    "Json<",
+    "IntoResponse",
+    "HttpResponse",
+    "HttpRequest",
+    "HeaderMap",
+    "Request<",
+];
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let mut module = Vec::new();
@@ -28,11 +37,22 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
-        .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment" | "attribute_item"))
+        .filter(|c| {
+            !matches!(
+                c.kind(),
+                "line_comment" | "block_comment" | "attribute_item"
+            )
+        })
         .collect()
 }
 
-fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, module: &mut Block) {
+fn items(
+    ctx: &mut Ctx,
+    node: Node,
+    facts: &mut FileFacts,
+    owner: Option<&str>,
+    module: &mut Block,
+) {
     if !ctx.enter() {
         return;
     }
@@ -54,17 +74,28 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
             }
             "use_declaration" | "extern_crate_declaration" => {
-                let path = item.child_by_field_name("argument").or_else(|| item.child_by_field_name("name"));
+                let path = item
+                    .child_by_field_name("argument")
+                    .or_else(|| item.child_by_field_name("name"));
                 if let Some(sdk) = path.and_then(|p| sdk_for_import(Language::Rust, ctx.text(p))) {
-                    facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(item) });
+                    facts.sdk_imports.push(SdkImport {
+                        sdk: sdk.to_string(),
+                        span: ctx.span(item),
+                    });
                 }
             }
             "const_item" | "static_item" => {
-                let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+                let name = item
+                    .child_by_field_name("name")
+                    .map(|n| ctx.text(n).to_string());
                 let value = item.child_by_field_name("value");
                 if let (Some(target), Some(v)) = (name, value) {
                     let value = expr(ctx, v, facts);
-                    module.push(Stmt::Assign { target, value, span: ctx.span(item) });
+                    module.push(Stmt::Assign {
+                        target,
+                        value,
+                        span: ctx.span(item),
+                    });
                 }
             }
             _ => {}
@@ -74,14 +105,20 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
-    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let name = node
+        .child_by_field_name("name")
+        .map(|n| ctx.text(n).to_string())
+        .unwrap_or_default();
     let params_node = node.child_by_field_name("parameters");
     let params = params_node
         .map(|p| {
             children(p)
                 .into_iter()
                 .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| c.child_by_field_name("pattern").map(|n| ctx.text(n).trim_start_matches("mut ").to_string()))
+                .filter_map(|c| {
+                    c.child_by_field_name("pattern")
+                        .map(|n| ctx.text(n).trim_start_matches("mut ").to_string())
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -92,7 +129,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .collect::<String>();
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
     let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
-    let body = node.child_by_field_name("body").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let body = node
+        .child_by_field_name("body")
+        .map(|b| block(ctx, b, facts))
+        .unwrap_or_default();
     let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
     facts.functions.push(Function {
         name,
@@ -116,7 +156,9 @@ fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
     for (i, child) in kids.into_iter().enumerate() {
         match child.kind() {
             "expression_statement" => {
-                let Some(inner) = child.named_child(0) else { continue };
+                let Some(inner) = child.named_child(0) else {
+                    continue;
+                };
                 let e = expr(ctx, inner, facts);
                 if i == last && !ctx.text(child).trim_end().ends_with(';') {
                     out.push(Stmt::Yield(e));
@@ -126,8 +168,8 @@ fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
             }
             "let_declaration" => let_declaration(ctx, child, facts, &mut out),
             "function_item" => function(ctx, child, facts, None),
-            "empty_statement" | "use_declaration" | "struct_item" | "enum_item" | "impl_item" | "const_item"
-            | "static_item" | "type_item" | "macro_definition" => {}
+            "empty_statement" | "use_declaration" | "struct_item" | "enum_item" | "impl_item"
+            | "const_item" | "static_item" | "type_item" | "macro_definition" => {}
             _ => {
                 let e = expr(ctx, child, facts);
                 if i == last {
@@ -143,25 +185,48 @@ fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
 }
 
 fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
-    let Some(pattern) = node.child_by_field_name("pattern") else { return };
-    let value = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    let Some(pattern) = node.child_by_field_name("pattern") else {
+        return;
+    };
+    let value = node
+        .child_by_field_name("value")
+        .map(|v| expr(ctx, v, facts))
+        .unwrap_or_else(Expr::unknown);
     let span = ctx.span(node);
     if let Some(alt) = node.child_by_field_name("alternative") {
         // `let PAT = value else { ... };` is a match whose other arm diverges.
         let pat = pattern_of(ctx, pattern);
         let otherwise = block(ctx, alt, facts);
         let arms = vec![
-            Arm { patterns: vec![pat], guard: None, body: Vec::new(), span },
-            Arm { patterns: vec![Pattern::Any(None)], guard: None, body: otherwise, span },
+            Arm {
+                patterns: vec![pat],
+                guard: None,
+                body: Vec::new(),
+                span,
+            },
+            Arm {
+                patterns: vec![Pattern::Any(None)],
+                guard: None,
+                body: otherwise,
+                span,
+            },
         ];
-        out.push(Stmt::Expr(Expr::Match { subject: Box::new(value), arms, span }));
+        out.push(Stmt::Expr(Expr::Match {
+            subject: Box::new(value),
+            arms,
+            span,
+        }));
         return;
     }
     let target = ctx.text(pattern).trim_start_matches("mut ").to_string();
     if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
         out.push(Stmt::SetInitialized { span });
     }
-    out.push(Stmt::Assign { target, value, span });
+    out.push(Stmt::Assign {
+        target,
+        value,
+        span,
+    });
 }
 
 fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -174,7 +239,9 @@ fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 }
 
 fn sub(ctx: &mut Ctx, node: Node, field: &str, facts: &mut FileFacts) -> Expr {
-    node.child_by_field_name(field).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+    node.child_by_field_name(field)
+        .map(|n| expr(ctx, n, facts))
+        .unwrap_or_else(Expr::unknown)
 }
 
 fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -192,15 +259,22 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "scoped_identifier" => {
             let t = ctx.text(node);
             if t.starts_with("rmcp::") {
-                facts.sdk_imports.push(SdkImport { sdk: "rmcp".into(), span });
+                facts.sdk_imports.push(SdkImport {
+                    sdk: "rmcp".into(),
+                    span,
+                });
             }
             if t.ends_with("::stdin") {
                 ctx.saw_stdin = true;
             }
-            if t.contains("StatusCode") {
-                if let Some(status) = status_by_name(t) {
-                    return Expr::Http { status: Some(status), body: None, span };
-                }
+            if t.contains("StatusCode")
+                && let Some(status) = status_by_name(t)
+            {
+                return Expr::Http {
+                    status: Some(status),
+                    body: None,
+                    span,
+                };
             }
             if t.ends_with("::None") || t.ends_with("Value::Null") {
                 return Expr::Null;
@@ -208,41 +282,74 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Var(t.to_string())
         }
         "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
-        "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
+        "integer_literal" => int_literal(ctx.text(node))
+            .map(Expr::Int)
+            .unwrap_or_else(Expr::unknown),
         "string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
         "unit_expression" => Expr::Null,
         "unary_expression" => {
-            let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            let inner = children(node)
+                .first()
+                .map(|c| expr(ctx, *c, facts))
+                .unwrap_or_else(Expr::unknown);
             match (ctx.text(node).chars().next(), inner) {
                 (Some('-'), Expr::Int(n)) => Expr::Int(-n),
                 (Some('!'), e) => Expr::Not(Box::new(e)),
                 (_, e) => e,
             }
         }
-        "parenthesized_expression" | "reference_expression" | "try_expression" | "await_expression" | "type_cast_expression" => {
-            children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown)
+        "try_expression" => {
+            let inner = children(node)
+                .first()
+                .map(|c| expr(ctx, *c, facts))
+                .unwrap_or_else(Expr::unknown);
+            Expr::Propagate(Box::new(inner))
         }
+        "parenthesized_expression"
+        | "reference_expression"
+        | "await_expression"
+        | "type_cast_expression" => children(node)
+            .first()
+            .map(|c| expr(ctx, *c, facts))
+            .unwrap_or_else(Expr::unknown),
         "field_expression" => {
-            let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
+            let field = node
+                .child_by_field_name("field")
+                .map(|f| ctx.text(f))
+                .unwrap_or("");
             if let Some(f) = message_field(field) {
                 return Expr::Field(f);
             }
             let t = ctx.text(node);
-            if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            if t.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            {
                 return Expr::Var(t.to_string());
             }
             Expr::opaque(vec![sub(ctx, node, "value", facts)])
         }
         "index_expression" => {
             let kids = children(node);
-            let collection = kids.first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
-            let key = kids.get(1).map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            let collection = kids
+                .first()
+                .map(|c| expr(ctx, *c, facts))
+                .unwrap_or_else(Expr::unknown);
+            let key = kids
+                .get(1)
+                .map(|c| expr(ctx, *c, facts))
+                .unwrap_or_else(Expr::unknown);
             match &key {
                 Expr::Str(k) => match message_field(k) {
                     Some(f) => Expr::Field(f),
-                    None => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+                    None => Expr::Lookup {
+                        collection: Box::new(collection),
+                        key: Box::new(key),
+                    },
                 },
-                _ => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+                _ => Expr::Lookup {
+                    collection: Box::new(collection),
+                    key: Box::new(key),
+                },
             }
         }
         "call_expression" => call_expression(ctx, node, facts),
@@ -253,7 +360,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 for f in children(body) {
                     match f.kind() {
                         "field_initializer" => {
-                            let name = f.child_by_field_name("field").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                            let name = f
+                                .child_by_field_name("field")
+                                .map(|n| ctx.text(n).to_string())
+                                .unwrap_or_default();
                             let value = sub(ctx, f, "value", facts);
                             entries.push((name, value));
                         }
@@ -272,16 +382,29 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             object(entries, span)
         }
         "tuple_expression" => {
-            let items: Vec<Expr> = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            let items: Vec<Expr> = children(node)
+                .into_iter()
+                .map(|c| expr(ctx, c, facts))
+                .collect();
             // `(StatusCode::ACCEPTED, body)` is an HTTP response.
-            if let Some(Expr::Http { status, body: None, .. }) = items.first() {
+            if let Some(Expr::Http {
+                status, body: None, ..
+            }) = items.first()
+            {
                 let body = items.get(1).cloned().map(Box::new);
-                return Expr::Http { status: *status, body, span };
+                return Expr::Http {
+                    status: *status,
+                    body,
+                    span,
+                };
             }
             Expr::Array { items, span }
         }
         "array_expression" => {
-            let items = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            let items = children(node)
+                .into_iter()
+                .map(|c| expr(ctx, c, facts))
+                .collect();
             Expr::Array { items, span }
         }
         "binary_expression" => binary(ctx, node, facts),
@@ -290,19 +413,33 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let subject = sub(ctx, node, "value", facts);
             let mut arms = Vec::new();
             if let Some(body) = node.child_by_field_name("body") {
-                for arm in children(body).into_iter().filter(|c| c.kind() == "match_arm") {
+                for arm in children(body)
+                    .into_iter()
+                    .filter(|c| c.kind() == "match_arm")
+                {
                     arms.push(match_arm(ctx, arm, facts));
                 }
             }
-            Expr::Match { subject: Box::new(subject), arms, span }
+            Expr::Match {
+                subject: Box::new(subject),
+                arms,
+                span,
+            }
         }
         "block" | "async_block" | "unsafe_block" => {
-            let inner = if node.kind() == "block" { Some(node) } else { children(node).into_iter().find(|c| c.kind() == "block") };
+            let inner = if node.kind() == "block" {
+                Some(node)
+            } else {
+                children(node).into_iter().find(|c| c.kind() == "block")
+            };
             Expr::Block(inner.map(|b| block(ctx, b, facts)).unwrap_or_default())
         }
         "loop_expression" | "while_expression" | "for_expression" => {
             let mut body = Vec::new();
-            if let Some(value) = node.child_by_field_name("value").or_else(|| node.child_by_field_name("condition")) {
+            if let Some(value) = node
+                .child_by_field_name("value")
+                .or_else(|| node.child_by_field_name("condition"))
+            {
                 body.push(Stmt::Expr(expr(ctx, value, facts)));
             }
             if let Some(b) = node.child_by_field_name("body") {
@@ -316,18 +453,28 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "break_expression" | "continue_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
         "assignment_expression" | "compound_assignment_expr" => {
-            let target = node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let target = node
+                .child_by_field_name("left")
+                .map(|l| ctx.text(l).to_string())
+                .unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
             let mut stmts = Vec::new();
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 stmts.push(Stmt::SetInitialized { span });
             }
-            stmts.push(Stmt::Assign { target, value, span });
+            stmts.push(Stmt::Assign {
+                target,
+                value,
+                span,
+            });
             Expr::Block(stmts)
         }
         "closure_expression" => Expr::unknown(),
         _ => {
-            let parts = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            let parts = children(node)
+                .into_iter()
+                .map(|c| expr(ctx, c, facts))
+                .collect();
             Expr::opaque(parts)
         }
     }
@@ -341,15 +488,28 @@ fn int_literal(text: &str) -> Option<i64> {
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let left = sub(ctx, node, "left", facts);
     let right = sub(ctx, node, "right", facts);
-    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let op = node
+        .child_by_field_name("operator")
+        .map(|o| ctx.text(o))
+        .unwrap_or("");
     match op {
         "==" | "!=" => {
             let negated = op == "!=";
             let test = match (&left, &right) {
                 (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
-                _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
+                _ => {
+                    return Expr::Eq {
+                        left: Box::new(left),
+                        right: Box::new(right),
+                        negated,
+                    };
+                }
             };
-            if negated { Expr::Not(Box::new(test)) } else { test }
+            if negated {
+                Expr::Not(Box::new(test))
+            } else {
+                test
+            }
         }
         "&&" => Expr::And(Box::new(left), Box::new(right)),
         "||" => Expr::Or(Box::new(left), Box::new(right)),
@@ -359,7 +519,10 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let then = node.child_by_field_name("consequence").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let then = node
+        .child_by_field_name("consequence")
+        .map(|b| block(ctx, b, facts))
+        .unwrap_or_default();
     let otherwise = match node.child_by_field_name("alternative") {
         Some(alt) => match children(alt).first() {
             Some(b) if b.kind() == "block" => block(ctx, *b, facts),
@@ -368,19 +531,43 @@ fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         },
         None => Vec::new(),
     };
-    let Some(cond) = node.child_by_field_name("condition") else { return Expr::unknown() };
+    let Some(cond) = node.child_by_field_name("condition") else {
+        return Expr::unknown();
+    };
     if cond.kind() == "let_condition" {
         // `if let PAT = value { then } else { otherwise }` is a two-arm match.
         let subject = sub(ctx, cond, "value", facts);
-        let pat = cond.child_by_field_name("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
+        let pat = cond
+            .child_by_field_name("pattern")
+            .map(|p| pattern_of(ctx, p))
+            .unwrap_or(Pattern::Unknown);
         let arms = vec![
-            Arm { patterns: vec![pat], guard: None, body: then, span },
-            Arm { patterns: vec![Pattern::Any(None)], guard: None, body: otherwise, span },
+            Arm {
+                patterns: vec![pat],
+                guard: None,
+                body: then,
+                span,
+            },
+            Arm {
+                patterns: vec![Pattern::Any(None)],
+                guard: None,
+                body: otherwise,
+                span,
+            },
         ];
-        return Expr::Match { subject: Box::new(subject), arms, span };
+        return Expr::Match {
+            subject: Box::new(subject),
+            arms,
+            span,
+        };
     }
     let cond = expr(ctx, cond, facts);
-    Expr::If { cond: Box::new(cond), then, otherwise, span }
+    Expr::If {
+        cond: Box::new(cond),
+        then,
+        otherwise,
+        span,
+    }
 }
 
 fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
@@ -406,7 +593,12 @@ fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
         Some(v) => vec![Stmt::Yield(expr(ctx, v, facts))],
         None => Vec::new(),
     };
-    Arm { patterns, guard, body, span }
+    Arm {
+        patterns,
+        guard,
+        body,
+        span,
+    }
 }
 
 fn flatten_or(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
@@ -422,19 +614,33 @@ fn flatten_or(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
 fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
     match node.kind() {
         "string_literal" | "raw_string_literal" => Pattern::Str(unquote(ctx.text(node))),
-        "integer_literal" => int_literal(ctx.text(node)).map(Pattern::Int).unwrap_or(Pattern::Unknown),
+        "integer_literal" => int_literal(ctx.text(node))
+            .map(Pattern::Int)
+            .unwrap_or(Pattern::Unknown),
         "identifier" => match ctx.text(node) {
-            "None" => Pattern::Variant { name: "None".into(), binding: None },
+            "None" => Pattern::Variant {
+                name: "None".into(),
+                binding: None,
+            },
             "_" => Pattern::Any(None),
             t => Pattern::Any(Some(t.to_string())),
         },
         "tuple_struct_pattern" => {
-            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            let name = node
+                .child_by_field_name("type")
+                .map(|t| ctx.text(t))
+                .unwrap_or("");
             let name = super::last_segment(name).to_string();
-            let binding = children(node).get(1).filter(|b| b.kind() == "identifier").map(|b| ctx.text(*b).to_string());
+            let binding = children(node)
+                .get(1)
+                .filter(|b| b.kind() == "identifier")
+                .map(|b| ctx.text(*b).to_string());
             Pattern::Variant { name, binding }
         }
-        "scoped_identifier" if ctx.text(node).ends_with("None") => Pattern::Variant { name: "None".into(), binding: None },
+        "scoped_identifier" if ctx.text(node).ends_with("None") => Pattern::Variant {
+            name: "None".into(),
+            binding: None,
+        },
         _ if ctx.text(node) == "_" => Pattern::Any(None),
         _ => Pattern::Unknown,
     }
@@ -442,36 +648,70 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let Some(func) = node.child_by_field_name("function") else {
+        return Expr::unknown();
+    };
     let args: Vec<Expr> = node
         .child_by_field_name("arguments")
-        .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
+        .map(|a| {
+            children(a)
+                .into_iter()
+                .map(|c| expr(ctx, c, facts))
+                .collect()
+        })
         .unwrap_or_default();
-    let func = if func.kind() == "generic_function" { func.child_by_field_name("function").unwrap_or(func) } else { func };
+    let func = if func.kind() == "generic_function" {
+        func.child_by_field_name("function").unwrap_or(func)
+    } else {
+        func
+    };
     let callee = ctx.text(func).to_string();
     let last = super::last_segment(&callee).to_string();
-    if ROUTER_CALLS.contains(&last.as_str()) {
-        if let Some(arguments) = node.child_by_field_name("arguments") {
-            for a in children(arguments) {
-                if matches!(a.kind(), "identifier" | "scoped_identifier") {
-                    facts.http_handlers.push(super::last_segment(ctx.text(a)).to_string());
-                }
+    if last == "stdin" {
+        ctx.saw_stdin = true;
+    }
+    if ROUTER_CALLS.contains(&last.as_str())
+        && let Some(arguments) = node.child_by_field_name("arguments")
+    {
+        for a in children(arguments) {
+            if matches!(a.kind(), "identifier" | "scoped_identifier") {
+                facts
+                    .http_handlers
+                    .push(super::last_segment(ctx.text(a)).to_string());
             }
         }
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
-        return Expr::Object { entries: Vec::new(), span };
+        return Expr::Object {
+            entries: Vec::new(),
+            span,
+        };
     }
     match last.as_str() {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
-        "Ok" | "Err" => return Expr::Variant { name: last, inner: args.into_iter().next().map(Box::new) },
-        "Json" => return Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span },
+        "Ok" | "Err" => {
+            return Expr::Variant {
+                name: last,
+                inner: args.into_iter().next().map(Box::new),
+            };
+        }
+        "Json" => {
+            return Expr::Http {
+                status: None,
+                body: args.into_iter().next().map(Box::new),
+                span,
+            };
+        }
         _ => {}
     }
-    if callee.starts_with("HttpResponse::") {
-        if let Some(status) = status_by_name(&last) {
-            return Expr::Http { status: Some(status), body: None, span };
-        }
+    if callee.starts_with("HttpResponse::")
+        && let Some(status) = status_by_name(&last)
+    {
+        return Expr::Http {
+            status: Some(status),
+            body: None,
+            span,
+        };
     }
     if func.kind() == "field_expression" {
         let value = func.child_by_field_name("value");
@@ -480,7 +720,12 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             return Expr::opaque(args);
         }
         let receiver = value.map(|v| expr(ctx, v, facts));
-        if let Some(Expr::Http { status, body, span: s }) = &receiver {
+        if let Some(Expr::Http {
+            status,
+            body,
+            span: s,
+        }) = &receiver
+        {
             return http_builder(&last, *status, body.clone(), args, *s);
         }
         let receiver = receiver.filter(|_| receiver_text != "self");
@@ -490,35 +735,64 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 }
 
 /// Builder calls on an HTTP response: `.status(..)`, `.json(..)`, `.body(..)`, `.finish()`.
-fn http_builder(name: &str, status: Option<u16>, body: Option<Box<Expr>>, args: Vec<Expr>, span: crate::model::Span) -> Expr {
+fn http_builder(
+    name: &str,
+    status: Option<u16>,
+    body: Option<Box<Expr>>,
+    args: Vec<Expr>,
+    span: crate::model::Span,
+) -> Expr {
     let first = args.into_iter().next();
     match (name, first) {
-        ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
-        ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
-        ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
+        ("status", Some(Expr::Http { status: s, .. })) => Expr::Http {
+            status: s,
+            body,
+            span,
+        },
+        ("status", Some(Expr::Int(n))) => Expr::Http {
+            status: u16::try_from(n).ok(),
+            body,
+            span,
+        },
+        ("json" | "body", Some(b)) => Expr::Http {
+            status,
+            body: Some(Box::new(b)),
+            span,
+        },
         _ => Expr::Http { status, body, span },
     }
 }
 
 fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let name = node.child_by_field_name("macro").map(|m| ctx.text(m)).unwrap_or("");
+    let name = node
+        .child_by_field_name("macro")
+        .map(|m| ctx.text(m))
+        .unwrap_or("");
     let name = super::last_segment(name).to_string();
-    let tree = children(node).into_iter().find(|c| c.kind() == "token_tree");
+    let tree = children(node)
+        .into_iter()
+        .find(|c| c.kind() == "token_tree");
     match name.as_str() {
         "json" => {
             let inner = tree.and_then(|t| children(t).into_iter().next());
-            inner.map(|t| token_value(ctx, &[t], facts)).unwrap_or_else(Expr::unknown)
+            inner
+                .map(|t| token_value(ctx, &[t], facts))
+                .unwrap_or_else(Expr::unknown)
         }
         "vec" => {
             let items = tree.map(|t| token_items(ctx, t, facts)).unwrap_or_default();
             Expr::Array { items, span }
         }
-        "panic" | "unreachable" | "todo" | "unimplemented" => {
-            Expr::Block(vec![Stmt::Raise { value: Expr::unknown(), span }])
-        }
+        "panic" | "unreachable" | "todo" | "unimplemented" => Expr::Block(vec![Stmt::Raise {
+            value: Expr::unknown(),
+            span,
+        }]),
         "bail" => Expr::Block(vec![Stmt::Return {
-            value: Some(Expr::Variant { name: "Err".into(), inner: None }),
+            value: Some(Expr::Variant {
+                name: "Err".into(),
+                inner: None,
+            }),
             span,
         }]),
         n if PRINT_MACROS.contains(&n) => {
@@ -527,14 +801,20 @@ fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 return Expr::unknown();
             }
             let args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
-            Expr::Call { callee: n.to_string(), receiver: None, args, span }
+            Expr::Call {
+                callee: n.to_string(),
+                receiver: None,
+                args,
+                span,
+            }
         }
         "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
         _ => Expr::unknown(),
     }
 }
 
-/// Identifiers named in a macro's token tree, as variables (for value flow).
+/// Identifiers named in a macro's token tree, as variables (for value flow),
+/// including the inline arguments of a format string (`"{reply}"`).
 fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
     let mut out = Vec::new();
     let mut stack = vec![tree];
@@ -542,6 +822,7 @@ fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
         for c in children(n) {
             match c.kind() {
                 "identifier" => out.push(Expr::Var(ctx.text(c).to_string())),
+                "string_literal" => out.extend(inline_format_args(ctx.text(c)).map(Expr::Var)),
                 "token_tree" => stack.push(c),
                 _ => {}
             }
@@ -552,7 +833,11 @@ fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
 
 /// Comma-separated values of a `[...]` or `(...)` token tree.
 fn token_items(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
-    split_commas(tree).into_iter().filter(|seg| !seg.is_empty()).map(|seg| token_value(ctx, &seg, facts)).collect()
+    split_commas(tree)
+        .into_iter()
+        .filter(|seg| !seg.is_empty())
+        .map(|seg| token_value(ctx, &seg, facts))
+        .collect()
 }
 
 /// All tokens of a token tree (named and punctuation), split at top-level commas.
@@ -589,8 +874,13 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
             "token_tree" if t.starts_with('{') => {
                 let mut entries = Vec::new();
                 for seg in split_commas(*single) {
-                    let Some(colon) = seg.iter().position(|n| n.kind() == ":") else { continue };
-                    let key = seg[..colon].iter().map(|k| unquote(ctx.text(*k))).collect::<String>();
+                    let Some(colon) = seg.iter().position(|n| n.kind() == ":") else {
+                        continue;
+                    };
+                    let key = seg[..colon]
+                        .iter()
+                        .map(|k| unquote(ctx.text(*k)))
+                        .collect::<String>();
                     let value = token_value(ctx, &seg[colon + 1..], facts);
                     entries.push((key, value));
                 }
@@ -601,19 +891,20 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
                 return Expr::Array { items, span };
             }
             "string_literal" | "raw_string_literal" => return Expr::Str(unquote(t)),
-            "integer_literal" => return int_literal(t).map(Expr::Int).unwrap_or_else(Expr::unknown),
+            "integer_literal" => {
+                return int_literal(t).map(Expr::Int).unwrap_or_else(Expr::unknown);
+            }
             "boolean_literal" => return Expr::Bool(t == "true"),
             "identifier" if t == "null" => return Expr::Null,
             "identifier" => return Expr::Var(t.to_string()),
             _ => {}
         }
     }
-    if let [minus, num] = tokens {
-        if ctx.text(*minus) == "-" {
-            if let Some(n) = int_literal(ctx.text(*num)) {
-                return Expr::Int(-n);
-            }
-        }
+    if let [minus, num] = tokens
+        && ctx.text(*minus) == "-"
+        && let Some(n) = int_literal(ctx.text(*num))
+    {
+        return Expr::Int(-n);
     }
     // A path or method chain: `request.id`, `params.protocol_version.clone()`.
     let mut after_dot = false;
@@ -636,4 +927,20 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
         }
     }
     Expr::opaque(parts)
+}
+
+/// `{name}` and `{name:?}` arguments written inside a format string.
+fn inline_format_args(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split('{').skip(1).filter_map(|part| {
+        let name: String = part
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let starts_ok = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_');
+        let closes = part[name.len()..].starts_with('}') || part[name.len()..].starts_with(':');
+        (starts_ok && closes).then_some(name)
+    })
 }
