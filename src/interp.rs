@@ -130,6 +130,10 @@ impl Value {
     fn interesting(&self) -> bool {
         match self {
             Value::Reply(_) | Value::Http(_) | Value::ClientVersion { .. } => true,
+            // An error object whose code is known (`RpcError(-32601, ...)`).
+            Value::Object(entries) => entries
+                .iter()
+                .any(|(k, v)| k == "code" && matches!(v, Value::Int(_))),
             Value::Unknown(parts) => !parts.is_empty(),
             Value::Array(items) => items.iter().any(Value::interesting),
             Value::Variant(_, Some(inner)) => inner.interesting(),
@@ -191,6 +195,8 @@ impl Value {
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {
             Value::Reply(r) => out.push(r.clone()),
+            // A 4xx/5xx answer rejects the input at the transport (auth, bad request): not a reply to it.
+            Value::Http(h) if h.status.is_some_and(|s| s >= 400) => {}
             Value::Http(h) => {
                 if let Some(b) = &h.body {
                     b.replies(out)
@@ -1092,6 +1098,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 };
                 let outcomes = self.call_function(id, vals);
+                if outcomes.is_empty() {
+                    // Nothing known yet (a recursive call on its first round): go on with an unknown value.
+                    out.push((s, Value::unknown()));
+                    continue;
+                }
                 for o in outcomes.iter() {
                     let mut s2 = s.clone();
                     s2.effects.extend(o.effects.iter().map(|e| match e {
@@ -1266,19 +1277,19 @@ impl<'p, 'a> Interp<'p, 'a> {
 
 /// Whether a value matches one of an arm's patterns, and what it binds.
 fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Option<(String, Value)>) {
-    let mut any_unknown = false;
+    let mut unknown = None;
     for p in patterns {
         let (t, b) = match_pattern(subject, p);
         match t {
             Some(true) => return (Some(true), b),
-            None => any_unknown = true,
-            Some(false) => {}
+            None if unknown.is_none() => unknown = Some(b),
+            _ => {}
         }
     }
-    if patterns.is_empty() || any_unknown {
-        (None, None)
-    } else {
-        (Some(false), None)
+    match unknown {
+        Some(binding) => (None, binding),
+        None if patterns.is_empty() => (None, None),
+        None => (Some(false), None),
     }
 }
 
@@ -1302,7 +1313,8 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value
                 }
                 ("None", x) => (x.is_nullish(), None),
                 ("Some", x) => (x.is_nullish().map(|b| !b), bind(x.clone())),
-                _ => (None, bind(Value::unknown())),
+                // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
+                _ => (None, bind(v.clone())),
             }
         }
         Pattern::Unknown => (None, None),

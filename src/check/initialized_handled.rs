@@ -1,6 +1,6 @@
 //! ab-001838/initialized-handled: `notifications/initialized` is accepted without an error.
 
-use super::{Finding, HttpAnswer, ServerView, Verdict};
+use super::{Finding, ServerView, Verdict};
 use crate::interp::Probe;
 
 const NAME: &str = "notifications/initialized";
@@ -21,7 +21,7 @@ pub fn run(v: &ServerView) -> Verdict {
     } else {
         ""
     };
-    let mut findings: Vec<Finding> = run
+    let findings: Vec<Finding> = run
         .replies()
         .iter()
         .filter(|r| r.reply.error.is_some())
@@ -30,16 +30,6 @@ pub fn run(v: &ServerView) -> Verdict {
             message: format!("`{NAME}` reaches this error reply{hint}"),
         })
         .collect();
-    for answer in run.http_answers() {
-        if let HttpAnswer::Response(h) = answer
-            && h.status.is_some_and(|s| s >= 400)
-        {
-            findings.push(Finding {
-                span: h.span,
-                message: format!("`{NAME}` is answered with HTTP {}", h.status.unwrap_or(0)),
-            });
-        }
-    }
     if let Some(first) = findings.first() {
         let reason = format!(
             "`{NAME}` is rejected with an error at {}{hint}",

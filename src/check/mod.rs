@@ -245,7 +245,19 @@ impl<'p, 'a> ServerView<'p, 'a> {
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors);
-            for outcome in interp.run(entry.function) {
+            let outs = interp.run(entry.function);
+            if std::env::var_os("MCP_CONFORM_DEBUG").is_some() {
+                let f = self.prog.function(entry.function);
+                eprintln!(
+                    "probe {:?} entry {} ({}) -> {} outcomes, incomplete {}",
+                    probe,
+                    f.name,
+                    f.span.line,
+                    outs.len(),
+                    interp.incomplete
+                );
+            }
+            for outcome in outs {
                 paths.push(PathRun {
                     entry: entry.function,
                     http: entry.http,

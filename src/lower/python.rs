@@ -762,7 +762,13 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     let mut args = Vec::new();
     let mut keywords = Vec::new();
     if let Some(arglist) = node.child_by_field_name("arguments") {
-        for a in children(arglist) {
+        // `all(x for x in xs)`: the generator is the whole argument list.
+        let items = if arglist.kind() == "generator_expression" {
+            vec![arglist]
+        } else {
+            children(arglist)
+        };
+        for a in items {
             if a.kind() == "keyword_argument" {
                 let name = a
                     .child_by_field_name("name")
@@ -815,6 +821,13 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             };
         }
         "dict" if args.is_empty() => return object(keywords, span),
+        // Probes are single JSON objects: a dict, never a batch.
+        "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "dict") => {
+            return Expr::Bool(true);
+        }
+        "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "list") => {
+            return Expr::Bool(false);
+        }
         "isinstance" | "len" | "str" | "int" | "hasattr" | "getattr" | "type" => {
             return Expr::opaque(args);
         }

@@ -809,7 +809,8 @@ fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
         }
         "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
-        _ => Expr::unknown(),
+        // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
+        _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
     }
 }
 
@@ -943,4 +944,45 @@ fn inline_format_args(text: &str) -> impl Iterator<Item = String> + '_ {
         let closes = part[name.len()..].starts_with('}') || part[name.len()..].starts_with(':');
         (starts_ok && closes).then_some(name)
     })
+}
+
+/// Calls written inside a macro's token tree (`self.handle(req)` within `select!`),
+/// with the identifiers of their argument lists as arguments.
+fn token_calls(ctx: &Ctx, tree: Node) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        let tokens: Vec<Node> = n.children(&mut cursor).collect();
+        for (i, t) in tokens.iter().enumerate() {
+            if t.kind() == "token_tree" {
+                stack.push(*t);
+                let opens_call = ctx.text(*t).starts_with('(');
+                if opens_call && i > 0 && tokens[i - 1].kind() == "identifier" {
+                    // Walk back over `a.b::c` to the start of the callee path.
+                    let mut start = i - 1;
+                    while start >= 2
+                        && matches!(tokens[start - 1].kind(), "." | "::")
+                        && matches!(tokens[start - 2].kind(), "identifier" | "self")
+                    {
+                        start -= 2;
+                    }
+                    let callee: String = tokens[start..i].iter().map(|k| ctx.text(*k)).collect();
+                    let span = ctx.span(tokens[start]);
+                    let args = token_vars(ctx, *t);
+                    out.push(Expr::Call {
+                        callee,
+                        receiver: None,
+                        args,
+                        span,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|e| match e {
+        Expr::Call { span, .. } => span.start,
+        _ => 0,
+    });
+    out
 }
