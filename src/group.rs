@@ -240,6 +240,19 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .collect()
     };
 
+    // Test code calls the dispatcher too, but it is not how messages arrive.
+    let is_test = |f: FnId| {
+        let func = prog.function(f);
+        let path = prog.file_of(f).path.as_str();
+        func.name.starts_with("test_")
+            || path
+                .split('/')
+                .any(|c| matches!(c, "tests" | "test" | "__tests__"))
+            || path
+                .rsplit('/')
+                .next()
+                .is_some_and(|n| n.starts_with("test_") || n.contains("_test."))
+    };
     let mut out = Vec::new();
     let mut claimed_files = HashSet::new();
     for (gi, group) in groups.iter().enumerate() {
@@ -247,7 +260,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let mut entries: Vec<FnId> = ancestors[gi]
             .iter()
             .copied()
-            .filter(|&a| only_this(a))
+            .filter(|&a| only_this(a) && !is_test(a))
             .filter(|&a| {
                 let f = prog.function(a);
                 let route = f.http_route || http_handlers.contains(f.name.as_str());
@@ -317,7 +330,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         });
     }
     for file in prog.files() {
-        let Some(import) = file.sdk_imports.first() else {
+        let (Some(import), Some(start)) = (file.sdk_imports.first(), file.sdk_server) else {
             continue;
         };
         let index = import.span.file;
@@ -326,7 +339,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         }
         out.push(Server {
             language: file.language,
-            span: import.span,
+            span: start,
             dispatchers: Vec::new(),
             entries: Vec::new(),
             files: BTreeSet::from([index]),

@@ -26,6 +26,10 @@ const MAX_ROUNDS: usize = 4;
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
     "print",
+    "put",
+    "send_text",
+    "send_bytes",
+    "send_str",
     "println",
     "write",
     "writeln",
@@ -105,6 +109,9 @@ pub struct Reply {
     pub span: Span,
     /// The call that first carried the reply out of the function that built it.
     pub site: Option<Span>,
+    /// Sent by a dispatcher before it looked at the message (a parse error, an
+    /// unknown tenant): an answer to every message alike, not a dispatch decision.
+    pub pre_dispatch: bool,
 }
 
 impl Reply {
@@ -164,31 +171,36 @@ impl Value {
         }
     }
 
-    /// The same value, with `site` set on the replies it carries that have none.
-    fn with_site(&self, site: Span) -> Value {
+    /// The same value, with every reply it carries rewritten by `f`.
+    fn map_replies(&self, f: &impl Fn(&Reply) -> Reply) -> Value {
         match self {
-            Value::Reply(r) if r.site.is_none() => Value::Reply(Rc::new(Reply {
-                site: Some(site),
-                ..(**r).clone()
-            })),
+            Value::Reply(r) => Value::Reply(Rc::new(f(r))),
             Value::Http(h) => match &h.body {
                 Some(b) => Value::Http(Rc::new(HttpValue {
-                    body: Some(b.with_site(site)),
+                    body: Some(b.map_replies(f)),
                     ..(**h).clone()
                 })),
                 None => self.clone(),
             },
             Value::Array(items) => {
-                Value::Array(Rc::new(items.iter().map(|v| v.with_site(site)).collect()))
+                Value::Array(Rc::new(items.iter().map(|v| v.map_replies(f)).collect()))
             }
             Value::Unknown(items) if !items.is_empty() => {
-                Value::Unknown(Rc::new(items.iter().map(|v| v.with_site(site)).collect()))
+                Value::Unknown(Rc::new(items.iter().map(|v| v.map_replies(f)).collect()))
             }
             Value::Variant(n, Some(inner)) => {
-                Value::Variant(n.clone(), Some(Rc::new(inner.with_site(site))))
+                Value::Variant(n.clone(), Some(Rc::new(inner.map_replies(f))))
             }
             _ => self.clone(),
         }
+    }
+
+    /// The same value, with `site` set on the replies it carries that have none.
+    fn with_site(&self, site: Span) -> Value {
+        self.map_replies(&|r| Reply {
+            site: r.site.or(Some(site)),
+            ..r.clone()
+        })
     }
 
     /// Every JSON-RPC reply this value is or contains.
@@ -239,6 +251,8 @@ struct State {
     id_check: Option<Span>,
     method_branch: Option<Span>,
     prefix_check: Option<Span>,
+    /// A decision on this path looked at the message (its method or id).
+    saw_message: bool,
 }
 
 impl State {
@@ -251,6 +265,7 @@ impl State {
             id_check: None,
             method_branch: None,
             prefix_check: None,
+            saw_message: false,
         }
     }
     fn running(&self) -> bool {
@@ -270,6 +285,8 @@ pub struct Outcome {
     pub method_branch: Option<Span>,
     /// The last `notifications/` prefix test on this path.
     pub prefix_check: Option<Span>,
+    /// False for paths that answer whatever the message is (a parse error, a closed tenant).
+    pub saw_message: bool,
 }
 
 /// The whole scan's functions, indexed for calls by name.
@@ -367,6 +384,16 @@ impl<'a> Program<'a> {
     }
 
     /// Functions a name may refer to, best match first.
+    /// The method `name` of class `owner`, if there is one.
+    pub fn resolve_owned(&self, name: &str, owner: Option<&str>) -> Option<FnId> {
+        let owner = owner?;
+        self.by_name
+            .get(name)?
+            .iter()
+            .copied()
+            .find(|id| self.function(*id).owner.as_deref() == Some(owner))
+    }
+
     pub fn resolve(&self, callee: &str) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
         let candidates = self.by_name.get(name)?;
@@ -493,11 +520,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                     id_check: st.id_check,
                     method_branch: st.method_branch,
                     prefix_check: st.prefix_check,
+                    saw_message: st.saw_message,
                 }
             })
             .collect();
         outcomes.sort();
         outcomes.dedup();
+        if self.anchors.contains(&id) {
+            let mark = |r: &Reply| Reply {
+                pre_dispatch: true,
+                ..r.clone()
+            };
+            for o in outcomes.iter_mut().filter(|o| !o.saw_message) {
+                o.value = o.value.map_replies(&mark);
+                for e in &mut o.effects {
+                    if let Effect::Emit { value, .. } = e {
+                        *value = value.map_replies(&mark);
+                    }
+                }
+            }
+        }
         let outcomes = Rc::new(outcomes);
         self.stack.pop();
         self.depth -= 1;
@@ -650,6 +692,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 error: Some(error_code(&v)),
                                 span: *span,
                                 site: None,
+                                pre_dispatch: false,
                             }
                         } else {
                             Reply {
@@ -657,6 +700,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 error: None,
                                 span: *span,
                                 site: None,
+                                pre_dispatch: false,
                             }
                         };
                         (s, Value::Reply(Rc::new(reply)))
@@ -795,9 +839,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 out
             }
-            Expr::Lookup { collection, key } => {
-                self.eval_pair(st, collection, key, |this, c, k| this.lookup(c, k))
-            }
+            Expr::Lookup { collection, key } => self
+                .eval_all(st, &[collection, key])
+                .into_iter()
+                .map(|(mut s, vals)| {
+                    // A handler table looked up by method name is a dispatch decision.
+                    s.saw_message |= matches!(vals[1], Value::Method(_));
+                    let v = self.lookup(&vals[0], &vals[1]);
+                    (s, v)
+                })
+                .collect(),
             Expr::If {
                 cond,
                 then,
@@ -1115,6 +1166,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s2.id_check = o.id_check.or(s2.id_check);
                     s2.method_branch = o.method_branch.or(s2.method_branch);
                     s2.prefix_check = o.prefix_check.or(s2.prefix_check);
+                    s2.saw_message |= o.saw_message;
                     let value = site(&o.value);
                     if o.raised {
                         s2.status = Status::Raised(value.clone());
@@ -1146,6 +1198,20 @@ impl<'p, 'a> Interp<'p, 'a> {
             let name = crate::lower::last_segment(callee);
             if SINKS.contains(&name) {
                 return None;
+            }
+        }
+        // `self.initialize()` means the caller's own class when it has such a method.
+        let own = ["self.", "this.", "Self::", "$this->"]
+            .iter()
+            .any(|p| callee.starts_with(p));
+        if own {
+            let owner = self
+                .stack
+                .last()
+                .and_then(|f| self.prog.function(*f).owner.clone());
+            let name = crate::lower::last_segment(callee);
+            if let Some(found) = self.prog.resolve_owned(name, owner.as_deref()) {
+                return Some(found);
             }
         }
         self.prog.resolve(callee)
@@ -1185,6 +1251,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             for &b in branches {
                 let mut s2 = s.clone();
                 if truth.is_some() {
+                    s2.saw_message |= id || method;
                     if id {
                         s2.id_check = Some(span);
                     }
@@ -1231,6 +1298,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     taken.env.insert(name.clone(), v.clone());
                 }
                 let method_decided = truth == Some(true) && matches!(subject, Value::Method(_));
+                taken.saw_message |= truth.is_some()
+                    && matches!(subject, Value::Method(_) | Value::Id | Value::NoId);
                 if matches!(subject, Value::Id | Value::NoId) && truth.is_some() {
                     taken.id_check = Some(span);
                 }
@@ -1407,6 +1476,7 @@ mod tests {
             error: None,
             span: Span::default(),
             site: None,
+            pre_dispatch: false,
         }));
         let j = join(&[Value::Int(1), r.clone()]);
         let mut out = Vec::new();

@@ -259,6 +259,9 @@ pub struct FileFacts {
     pub functions: Vec<Function>,
     pub registrations: Vec<Registration>,
     pub sdk_imports: Vec<SdkImport>,
+    /// Where an SDK server is built or started (`FastMCP(...)`, `.serve(stdio())`),
+    /// in a file that imports the SDK.
+    pub sdk_server: Option<Span>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
     /// Where the parser reported a syntax error, if it did.

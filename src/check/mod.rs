@@ -144,7 +144,9 @@ impl ProbeRun {
     pub fn replies(&self) -> Vec<SentReply<'_>> {
         let mut out = Vec::new();
         for path in &self.paths {
-            if path.outcome.raised {
+            // A path that never looked at the message answers every message alike
+            // (a parse error, an unknown tenant): that is server state, not dispatch.
+            if path.outcome.raised || !path.outcome.saw_message {
                 continue;
             }
             let mut found = Vec::new();
@@ -154,7 +156,12 @@ impl ProbeRun {
                 }
             }
             path.outcome.value.replies(&mut found);
-            out.extend(found.into_iter().map(|reply| SentReply { reply, path }));
+            out.extend(
+                found
+                    .into_iter()
+                    .filter(|r| !r.pre_dispatch)
+                    .map(|reply| SentReply { reply, path }),
+            );
         }
         out.sort_by_key(|r| r.reply.at());
         out

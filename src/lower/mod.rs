@@ -27,6 +27,8 @@ pub struct Ctx<'a> {
     pub too_deep: bool,
     /// Set when the function being lowered touches standard input.
     pub saw_stdin: bool,
+    /// The first call that builds or starts an SDK server, if the file makes one.
+    pub sdk_server: Option<Span>,
 }
 
 impl<'a> Ctx<'a> {
@@ -37,6 +39,7 @@ impl<'a> Ctx<'a> {
             depth: 0,
             too_deep: false,
             saw_stdin: false,
+            sdk_server: None,
         }
     }
 
@@ -85,6 +88,7 @@ pub fn lower(
         functions: Vec::new(),
         registrations: Vec::new(),
         sdk_imports: Vec::new(),
+        sdk_server: None,
         http_handlers: Vec::new(),
         syntax_error: None,
     };
@@ -96,6 +100,9 @@ pub fn lower(
     }
     if ctx.too_deep {
         return Err(LowerError::TooDeep);
+    }
+    if !facts.sdk_imports.is_empty() {
+        facts.sdk_server = ctx.sdk_server;
     }
     if root.has_error() {
         facts.syntax_error = Some(first_error(&ctx, root));
@@ -351,6 +358,17 @@ pub fn status_by_name(name: &str) -> Option<u16> {
     })
 }
 
+/// Calls that build or start an SDK server.
+pub const SDK_SERVER_CALLS: &[&str] = &[
+    "FastMCP",
+    "Server",
+    "MCPServer",
+    "stdio_server",
+    "serve",
+    "serve_server",
+    "serve_with_ct",
+];
+
 /// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {
     let last = last_segment(target).to_ascii_lowercase();
@@ -362,10 +380,10 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
     let m = module.trim();
     match language {
         Language::Python => {
-            let root = m.split('.').next().unwrap_or("");
-            match root {
-                "mcp" => Some("mcp (Python SDK)"),
-                "fastmcp" => Some("fastmcp"),
+            let mut parts = m.split('.');
+            match (parts.next(), parts.next()) {
+                (Some("mcp"), Some("server")) => Some("mcp (Python SDK)"),
+                (Some("fastmcp"), _) => Some("fastmcp"),
                 _ => None,
             }
         }

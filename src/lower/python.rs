@@ -7,7 +7,7 @@ use crate::model::{
 use tree_sitter::Node;
 
 /// Decorator and router method names that make a function an HTTP handler.
-const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put", "websocket"];
+const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 const ROUTER_CALLS: &[&str] = &[
     "add_api_route",
     "add_route",
@@ -809,6 +809,9 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         }
         _ => (ctx.text(func).to_string(), None),
     };
+    if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
     match callee.as_str() {
         // `all(is_notification(m) for m in batch)` holds what its element holds.
         "all" | "any" | "bool" if args.len() == 1 => {

@@ -670,6 +670,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
+    if super::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
     if ROUTER_CALLS.contains(&last.as_str())
         && let Some(arguments) = node.child_by_field_name("arguments")
     {
