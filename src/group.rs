@@ -98,7 +98,10 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
             collection, key, ..
         } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
-                if let Some(Expr::Object { entries, span }) = prog.global(name) {
+                let table = prog
+                    .global(name)
+                    .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()));
+                if let Some(Expr::Object { entries, span }) = table {
                     for (k, _) in entries {
                         note(k, Some(*span), &mut names);
                     }

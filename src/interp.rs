@@ -1087,22 +1087,24 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Str(s) => s.clone(),
             _ => return Value::unknown(),
         };
+        // A table filled by registrations (`insert`, decorators) is empty where it is built.
+        let registered = matches!(key, Value::Method(_)) && !self.prog.registrations.is_empty();
         match collection {
-            Value::Object(entries) => match entries.iter().find(|(ek, _)| *ek == k) {
-                Some((_, v)) => v.clone(),
-                None if matches!(key, Value::Method(_)) => Value::Null,
-                None => Value::unknown(),
-            },
-            _ if matches!(key, Value::Method(_)) && !self.prog.registrations.is_empty() => {
-                match self.prog.registrations.get(&k) {
-                    Some((handler, _)) => self
-                        .prog
-                        .resolve(handler)
-                        .map(Value::Func)
-                        .unwrap_or_else(Value::unknown),
-                    None => Value::Null,
+            Value::Object(entries) if !(entries.is_empty() && registered) => {
+                match entries.iter().find(|(ek, _)| *ek == k) {
+                    Some((_, v)) => v.clone(),
+                    None if matches!(key, Value::Method(_)) => Value::Null,
+                    None => Value::unknown(),
                 }
             }
+            _ if registered => match self.prog.registrations.get(&k) {
+                Some((handler, _)) => self
+                    .prog
+                    .resolve(handler)
+                    .map(Value::Func)
+                    .unwrap_or_else(Value::unknown),
+                None => Value::Null,
+            },
             _ => Value::unknown(),
         }
     }

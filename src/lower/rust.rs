@@ -8,6 +8,8 @@ use tree_sitter::Node;
 
 /// Router functions whose function arguments are HTTP handlers (`post(handler)`, `.to(handler)`).
 const ROUTER_CALLS: &[&str] = &["post", "get", "any", "route", "to", "put", "post_service"];
+/// Methods that register a handler under a method name.
+const REGISTER_CALLS: &[&str] = &["insert", "register", "add_method", "on", "handle"];
 /// Macros that write to standard output.
 const PRINT_MACROS: &[&str] = &["println", "print", "write", "writeln"];
 /// Parameter and return types that mark an HTTP handler.
@@ -469,7 +471,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             });
             Expr::Block(stmts)
         }
-        "closure_expression" => Expr::unknown(),
+        // A closure's body is taken where the closure is written (spawned tasks, callbacks).
+        "closure_expression" => sub(ctx, node, "body", facts),
         _ => {
             let parts = children(node)
                 .into_iter()
@@ -715,6 +718,59 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             body: None,
             span,
         };
+    }
+    if func.kind() == "field_expression" && matches!(last.as_str(), "map" | "and_then") {
+        // `id.map(|id| reply(id))` runs the closure only when the option holds a value.
+        let arguments = node
+            .child_by_field_name("arguments")
+            .map(children)
+            .unwrap_or_default();
+        if let ([closure], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+        {
+            if closure.kind() == "closure_expression" {
+                let recv = expr(ctx, value, facts);
+                let param = closure
+                    .child_by_field_name("parameters")
+                    .and_then(|p| children(p).into_iter().next())
+                    .map(|p| ctx.text(p).to_string());
+                let mut then = Vec::new();
+                if let Some(p) = param {
+                    then.push(Stmt::Assign {
+                        target: p,
+                        value: recv.clone(),
+                        span,
+                    });
+                }
+                then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
+                let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+                return Expr::If {
+                    cond: Box::new(cond),
+                    then,
+                    otherwise: vec![Stmt::Yield(Expr::Null)],
+                    span,
+                };
+            }
+        }
+    }
+    if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
+        // `handlers.insert("tools/list", on_list)` registers a handler by method name.
+        if let (Some(Expr::Str(method)), Some(arguments)) =
+            (args.first(), node.child_by_field_name("arguments"))
+        {
+            let handler = children(arguments).get(1).map(|h| ctx.text(*h).to_string());
+            if let Some(handler) = handler.filter(|_| crate::model::is_mcp_method(method)) {
+                let registry = func
+                    .child_by_field_name("value")
+                    .map(|v| ctx.text(v))
+                    .unwrap_or("");
+                facts.registrations.push(crate::model::Registration {
+                    registry: registry.to_string(),
+                    method: method.clone(),
+                    handler: super::last_segment(handler.trim_start_matches('&')).to_string(),
+                    span,
+                });
+            }
+        }
     }
     if func.kind() == "field_expression" {
         let value = func.child_by_field_name("value");
