@@ -726,30 +726,29 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             .map(children)
             .unwrap_or_default();
         if let ([closure], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+            && closure.kind() == "closure_expression"
         {
-            if closure.kind() == "closure_expression" {
-                let recv = expr(ctx, value, facts);
-                let param = closure
-                    .child_by_field_name("parameters")
-                    .and_then(|p| children(p).into_iter().next())
-                    .map(|p| ctx.text(p).to_string());
-                let mut then = Vec::new();
-                if let Some(p) = param {
-                    then.push(Stmt::Assign {
-                        target: p,
-                        value: recv.clone(),
-                        span,
-                    });
-                }
-                then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
-                let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
-                return Expr::If {
-                    cond: Box::new(cond),
-                    then,
-                    otherwise: vec![Stmt::Yield(Expr::Null)],
+            let recv = expr(ctx, value, facts);
+            let param = closure
+                .child_by_field_name("parameters")
+                .and_then(|p| children(p).into_iter().next())
+                .map(|p| ctx.text(p).to_string());
+            let mut then = Vec::new();
+            if let Some(p) = param {
+                then.push(Stmt::Assign {
+                    target: p,
+                    value: recv.clone(),
                     span,
-                };
+                });
             }
+            then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
+            let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+            return Expr::If {
+                cond: Box::new(cond),
+                then,
+                otherwise: vec![Stmt::Yield(Expr::Null)],
+                span,
+            };
         }
     }
     if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
