@@ -99,14 +99,14 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
-                    .global(name)
+                    .global(name, id)
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()));
                 if let Some(Expr::Object { entries, span }) = table {
                     for (k, _) in entries {
                         note(k, Some(*span), &mut names);
                     }
-                } else if !prog.registrations_empty() {
-                    for m in prog.registered_methods() {
+                } else if prog.has_registrations(id) {
+                    for m in prog.registered_methods(id) {
                         note(m, None, &mut names);
                     }
                 }
@@ -133,23 +133,23 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
             }
         };
         let mut visit = |e: &Expr, out: &mut Vec<FnId>| match e {
-            Expr::Call { callee, .. } => add(prog.resolve(callee), out),
-            Expr::FnRef(name) => add(prog.resolve(name), out),
+            Expr::Call { callee, .. } => add(prog.resolve(callee, id), out),
+            Expr::FnRef(name) => add(prog.resolve(name, id), out),
             Expr::Var(name) => {
-                if let Some(global) = prog.global(name) {
+                if let Some(global) = prog.global(name, id) {
                     global.walk(&mut |g| {
                         if let Expr::Var(v) = g {
-                            add(prog.resolve(v), out);
+                            add(prog.resolve(v, id), out);
                         }
                     });
                 } else if !name.contains('.') || name.starts_with("self.") {
-                    add(prog.resolve(name), out);
+                    add(prog.resolve(name, id), out);
                 }
             }
             Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
-                for m in prog.registered_methods() {
-                    if let Some(h) = prog.registration(m) {
-                        add(prog.resolve(h), out);
+                for m in prog.registered_methods(id) {
+                    if let Some(h) = prog.registration(m, id) {
+                        add(prog.resolve(h, id), out);
                     }
                 }
             }
@@ -162,7 +162,7 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
                 ..
             } = s
             {
-                add(prog.resolve(v), out);
+                add(prog.resolve(v, id), out);
             }
         }
     }

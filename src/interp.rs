@@ -8,9 +8,8 @@
 //! functions of the scanned code are followed through summaries keyed by
 //! function and abstract arguments; recursive calls iterate to a fixpoint.
 
-use crate::model::{
-    Arm, Block, Expr, FileFacts, FnId, Function, MessageField, Pattern, ReplyExpr, Span, Stmt,
-};
+use crate::model::{Arm, Block, Expr, FnId, MessageField, Pattern, ReplyExpr, Span, Stmt};
+pub use crate::program::Program;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -289,134 +288,6 @@ pub struct Outcome {
     pub saw_message: bool,
 }
 
-/// The whole scan's functions, indexed for calls by name.
-pub struct Program<'a> {
-    files: &'a [FileFacts],
-    file_index: HashMap<u32, usize>,
-    pub functions: Vec<(&'a FileFacts, &'a Function)>,
-    by_name: HashMap<&'a str, Vec<FnId>>,
-    globals: HashMap<String, &'a Expr>,
-    registrations: HashMap<String, (String, Span)>,
-}
-
-impl<'a> Program<'a> {
-    pub fn new(files: &'a [FileFacts]) -> Program<'a> {
-        let mut functions = Vec::new();
-        let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
-        let mut globals = HashMap::new();
-        let mut registrations = HashMap::new();
-        for file in files {
-            for f in &file.functions {
-                let id = functions.len();
-                functions.push((file, f));
-                if f.name == "<module>" {
-                    for s in &f.body {
-                        if let Stmt::Assign { target, value, .. } = s {
-                            globals.insert(target.clone(), value);
-                        }
-                    }
-                } else {
-                    by_name.entry(f.name.as_str()).or_default().push(id);
-                    // Tables built in constructors (`self.handlers = {...}`) act as globals.
-                    for s in &f.body {
-                        if let Stmt::Assign {
-                            target,
-                            value: v @ Expr::Object { .. },
-                            ..
-                        } = s
-                        {
-                            globals.insert(target.clone(), v);
-                        }
-                    }
-                }
-            }
-            for r in &file.registrations {
-                registrations.insert(r.method.clone(), (r.handler.clone(), r.span));
-            }
-        }
-        let file_index = files
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
-            .collect();
-        Program {
-            files,
-            file_index,
-            functions,
-            by_name,
-            globals,
-            registrations,
-        }
-    }
-
-    pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
-        self.files.iter()
-    }
-
-    /// The file whose spans carry this index.
-    pub fn file_by_index(&self, index: u32) -> Option<&'a FileFacts> {
-        self.file_index.get(&index).map(|&i| &self.files[i])
-    }
-
-    /// The expression a module-level (or constructor-built) name is bound to.
-    pub fn global(&self, name: &str) -> Option<&'a Expr> {
-        self.globals.get(name).copied().or_else(|| {
-            name.strip_prefix("self.")
-                .and_then(|n| self.globals.get(n).copied())
-        })
-    }
-
-    pub fn registrations_empty(&self) -> bool {
-        self.registrations.is_empty()
-    }
-
-    /// The handler registered for a method name.
-    pub fn registration(&self, method: &str) -> Option<&str> {
-        self.registrations.get(method).map(|(h, _)| h.as_str())
-    }
-
-    pub fn function(&self, id: FnId) -> &'a Function {
-        self.functions[id].1
-    }
-
-    pub fn file_of(&self, id: FnId) -> &'a FileFacts {
-        self.functions[id].0
-    }
-
-    /// Functions a name may refer to, best match first.
-    /// The method `name` of class `owner`, if there is one.
-    pub fn resolve_owned(&self, name: &str, owner: Option<&str>) -> Option<FnId> {
-        let owner = owner?;
-        self.by_name
-            .get(name)?
-            .iter()
-            .copied()
-            .find(|id| self.function(*id).owner.as_deref() == Some(owner))
-    }
-
-    pub fn resolve(&self, callee: &str) -> Option<FnId> {
-        let name = crate::lower::last_segment(callee);
-        let candidates = self.by_name.get(name)?;
-        if candidates.len() == 1 {
-            return candidates.first().copied();
-        }
-        let qualifier = callee
-            .strip_suffix(name)
-            .unwrap_or("")
-            .trim_end_matches(['.', ':']);
-        let owner = crate::lower::last_segment(qualifier);
-        candidates
-            .iter()
-            .copied()
-            .find(|id| self.function(*id).owner.as_deref() == Some(owner))
-            .or_else(|| candidates.first().copied())
-    }
-
-    pub fn registered_methods(&self) -> impl Iterator<Item = &String> {
-        self.registrations.keys()
-    }
-}
-
 /// Runs probes through a program.
 pub struct Interp<'p, 'a> {
     prog: &'p Program<'a>,
@@ -426,7 +297,7 @@ pub struct Interp<'p, 'a> {
     cut_used: HashSet<(FnId, Vec<Value>)>,
     cut_changed: bool,
     in_progress: HashSet<(FnId, Vec<Value>)>,
-    globals_cache: HashMap<String, Value>,
+    globals_cache: HashMap<(String, u32), Value>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
     anchors: HashSet<FnId>,
     /// The functions being evaluated, innermost last.
@@ -656,7 +527,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::FnRef(name) => {
                 let v = self
                     .prog
-                    .resolve(name)
+                    .resolve(name, self.here())
                     .map(Value::Func)
                     .unwrap_or_else(Value::unknown);
                 vec![(st, v)]
@@ -975,13 +846,14 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some(v) = st.env.get(name) {
             return v.clone();
         }
-        if let Some(v) = self.globals_cache.get(name) {
+        let scope = self.prog.function(self.here()).span.file;
+        let key = (name.to_string(), scope);
+        if let Some(v) = self.globals_cache.get(&key) {
             return v.clone();
         }
-        if let Some(expr) = self.prog.global(name) {
+        if let Some(expr) = self.prog.global(name, self.here()) {
             // Guard against self-referential globals while evaluating.
-            self.globals_cache
-                .insert(name.to_string(), Value::unknown());
+            self.globals_cache.insert(key.clone(), Value::unknown());
             let vals: Vec<Value> = self
                 .eval(State::new(BTreeMap::new()), expr)
                 .into_iter()
@@ -992,12 +864,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             } else {
                 join(&vals)
             };
-            self.globals_cache.insert(name.to_string(), v.clone());
+            self.globals_cache.insert(key, v.clone());
             return v;
         }
         if let Some(id) = self
             .prog
-            .resolve(name)
+            .resolve(name, self.here())
             .filter(|_| !name.contains('.') || name.starts_with("self."))
         {
             return Value::Func(id);
@@ -1088,7 +960,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             _ => return Value::unknown(),
         };
         // A table filled by registrations (`insert`, decorators) is empty where it is built.
-        let registered = matches!(key, Value::Method(_)) && !self.prog.registrations.is_empty();
+        let here = self.here();
+        let registered = matches!(key, Value::Method(_)) && self.prog.has_registrations(here);
         match collection {
             Value::Object(entries) if !(entries.is_empty() && registered) => {
                 match entries.iter().find(|(ek, _)| *ek == k) {
@@ -1097,10 +970,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => Value::unknown(),
                 }
             }
-            _ if registered => match self.prog.registrations.get(&k) {
-                Some((handler, _)) => self
+            _ if registered => match self.prog.registration(&k, here) {
+                Some(handler) => self
                     .prog
-                    .resolve(handler)
+                    .resolve(handler, here)
                     .map(Value::Func)
                     .unwrap_or_else(Value::unknown),
                 None => Value::Null,
@@ -1212,11 +1085,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .last()
                 .and_then(|f| self.prog.function(*f).owner.clone());
             let name = crate::lower::last_segment(callee);
-            if let Some(found) = self.prog.resolve_owned(name, owner.as_deref()) {
+            if let Some(found) = self.prog.resolve_owned(name, owner.as_deref(), self.here()) {
                 return Some(found);
             }
         }
-        self.prog.resolve(callee)
+        self.prog.resolve(callee, self.here())
+    }
+
+    /// The function being evaluated.
+    fn here(&self) -> FnId {
+        self.stack.last().copied().unwrap_or(0)
     }
 
     fn decide(&mut self, st: State, cond: &Expr) -> Vec<(State, Option<bool>, bool, bool, bool)> {

@@ -13,5 +13,6 @@ pub mod lower;
 pub mod model;
 pub mod parse;
 pub mod prefilter;
+pub mod program;
 pub mod report;
 pub mod scan;

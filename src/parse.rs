@@ -54,3 +54,29 @@ pub fn parse(
             })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grammar_loads_with_the_core() {
+        for language in [Language::Python, Language::Rust] {
+            let g = grammar(language).expect("grammar");
+            let mut p = tree_sitter::Parser::new();
+            p.set_language(&g)
+                .unwrap_or_else(|e| panic!("{} grammar does not load: {e}", language.name()));
+        }
+    }
+
+    #[test]
+    fn parse_tolerates_syntax_errors() {
+        let tree = parse(
+            Language::Python,
+            b"def f(:\n  return {",
+            Duration::from_secs(1),
+        )
+        .expect("a tree");
+        assert!(tree.root_node().has_error());
+    }
+}

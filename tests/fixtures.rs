@@ -27,10 +27,13 @@ fn cases() -> Vec<PathBuf> {
     out
 }
 
+fn expected(case: &Path) -> toml::Table {
+    toml::from_str(&std::fs::read_to_string(case.join("expected.toml")).expect("read"))
+        .unwrap_or_else(|e| panic!("{}: bad expected.toml: {e}", case.display()))
+}
+
 fn check_case(case: &Path) -> Vec<String> {
-    let expected: toml::Table =
-        toml::from_str(&std::fs::read_to_string(case.join("expected.toml")).expect("read"))
-            .unwrap_or_else(|e| panic!("{}: bad expected.toml: {e}", case.display()));
+    let expected = expected(case);
     let report = scan(&ScanOptions::new(vec![case.to_path_buf()])).expect("scan");
     let mut problems = Vec::new();
     let servers = expected
@@ -128,4 +131,53 @@ fn every_fixture_matches_its_expected_verdicts() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Servers in one repository must not borrow each other's helpers or handler tables:
+/// scanning every fixture at once gives each server the verdicts it gets alone.
+#[test]
+fn scanning_all_fixtures_together_changes_no_verdict() {
+    let report = scan(&ScanOptions::new(vec![PathBuf::from("fixtures")])).expect("scan");
+    let mut failures = Vec::new();
+    for case in cases() {
+        let rel = case
+            .strip_prefix("fixtures")
+            .expect("under fixtures")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let rel = rel.trim_start_matches('/');
+        let servers = expected(&case)
+            .get("server")
+            .and_then(|s| s.as_array())
+            .cloned()
+            .unwrap_or_default();
+        for want in servers {
+            let want = want.as_table().expect("table");
+            let path = format!(
+                "{rel}/{}",
+                want.get("path").and_then(|p| p.as_str()).expect("path")
+            );
+            let Some(got) = report.servers.iter().find(|s| s.path == path) else {
+                failures.push(format!("{path}: not found when scanning all fixtures"));
+                continue;
+            };
+            for check in CHECKS {
+                let want = want.get(check.id).and_then(|v| v.as_str()).unwrap_or("?");
+                let actual = got
+                    .checks
+                    .iter()
+                    .find(|c| c.id == check.id)
+                    .expect("check ran");
+                if actual.verdict.name() != want {
+                    failures.push(format!(
+                        "{path}: {} is {} ({}), expected {want}",
+                        check.id,
+                        actual.verdict.name(),
+                        actual.reason
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

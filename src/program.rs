@@ -1,0 +1,224 @@
+//! The scan-wide symbol table: functions by name, module-level tables, and
+//! handler registrations, resolved from the place that refers to them.
+//!
+//! Names resolve to the nearest definition: the same file first, then files in
+//! the same folder or a folder above or below it, then anywhere. Handler
+//! registrations and tables only count from related folders, so two servers in
+//! one repository never borrow each other's handlers.
+
+use crate::model::{Expr, FileFacts, FnId, Function, Stmt};
+use std::collections::HashMap;
+
+pub struct Program<'a> {
+    files: &'a [FileFacts],
+    file_index: HashMap<u32, usize>,
+    pub functions: Vec<(&'a FileFacts, &'a Function)>,
+    by_name: HashMap<&'a str, Vec<FnId>>,
+    globals: HashMap<&'a str, Vec<(u32, &'a Expr)>>,
+    registrations: Vec<Registered<'a>>,
+}
+
+struct Registered<'a> {
+    method: &'a str,
+    handler: &'a str,
+    file: u32,
+}
+
+/// How close two files are: same file, then shared leading folders; `None` when
+/// neither folder contains the other.
+fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
+    if a == b {
+        return Some(usize::MAX);
+    }
+    let dir = |p: &'s str| -> &'s str { p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") };
+    let (da, db) = (dir(a), dir(b));
+    let common = da
+        .split('/')
+        .zip(db.split('/'))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let related = da == db
+        || da.is_empty()
+        || db.is_empty()
+        || da.starts_with(&format!("{db}/"))
+        || db.starts_with(&format!("{da}/"));
+    related.then_some(common)
+}
+
+impl<'a> Program<'a> {
+    pub fn new(files: &'a [FileFacts]) -> Program<'a> {
+        let mut functions = Vec::new();
+        let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
+        let mut globals: HashMap<&str, Vec<(u32, &Expr)>> = HashMap::new();
+        let mut registrations = Vec::new();
+        for file in files {
+            for f in &file.functions {
+                let id = functions.len();
+                functions.push((file, f));
+                let module = f.name == "<module>";
+                if !module {
+                    by_name.entry(f.name.as_str()).or_default().push(id);
+                }
+                for s in &f.body {
+                    // Module-level names, and tables built in constructors (`self.handlers = {...}`).
+                    if let Stmt::Assign { target, value, .. } = s {
+                        if module || matches!(value, Expr::Object { .. }) {
+                            globals
+                                .entry(target.as_str())
+                                .or_default()
+                                .push((f.span.file, value));
+                        }
+                    }
+                }
+            }
+            for r in &file.registrations {
+                let index = file.functions.first().map(|f| f.span.file).unwrap_or(0);
+                registrations.push(Registered {
+                    method: &r.method,
+                    handler: &r.handler,
+                    file: index,
+                });
+            }
+        }
+        let file_index = files
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
+            .collect();
+        Program {
+            files,
+            file_index,
+            functions,
+            by_name,
+            globals,
+            registrations,
+        }
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
+        self.files.iter()
+    }
+
+    /// The file whose spans carry this index.
+    pub fn file_by_index(&self, index: u32) -> Option<&'a FileFacts> {
+        self.file_index.get(&index).map(|&i| &self.files[i])
+    }
+
+    fn path_of_index(&self, index: u32) -> &str {
+        self.file_by_index(index)
+            .map(|f| f.path.as_str())
+            .unwrap_or("")
+    }
+
+    pub fn function(&self, id: FnId) -> &'a Function {
+        self.functions[id].1
+    }
+
+    pub fn file_of(&self, id: FnId) -> &'a FileFacts {
+        self.functions[id].0
+    }
+
+    /// The nearest of several candidates to `from`; unrelated folders only when `anywhere`.
+    fn nearest<T: Copy>(
+        &self,
+        from: FnId,
+        candidates: impl Iterator<Item = (u32, T)>,
+        anywhere: bool,
+    ) -> Option<T> {
+        let here = self.file_of(from).path.as_str();
+        let mut best: Option<(usize, T)> = None;
+        let mut fallback = None;
+        for (file, item) in candidates {
+            match closeness(here, self.path_of_index(file)) {
+                Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, item)),
+                Some(_) => {}
+                None => {
+                    fallback.get_or_insert(item);
+                }
+            }
+        }
+        best.map(|(_, item)| item)
+            .or(if anywhere { fallback } else { None })
+    }
+
+    /// The function a call names, as seen from inside function `from`.
+    pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
+        let name = crate::lower::last_segment(callee);
+        let candidates = self.by_name.get(name)?;
+        if let [only] = candidates.as_slice() {
+            return Some(*only);
+        }
+        // `Type::method` and `module.function` name their owner.
+        let qualifier = callee
+            .strip_suffix(name)
+            .unwrap_or("")
+            .trim_end_matches(['.', ':']);
+        let owner = crate::lower::last_segment(qualifier);
+        let owned: Vec<FnId> = candidates
+            .iter()
+            .copied()
+            .filter(|id| self.function(*id).owner.as_deref() == Some(owner))
+            .collect();
+        let pool = if owned.is_empty() {
+            candidates.clone()
+        } else {
+            owned
+        };
+        // `obj.method()` on an unseen value only reaches methods in related folders;
+        // a bare `function()` may be imported from anywhere.
+        let anywhere = qualifier.is_empty() || callee.contains("::");
+        self.nearest(
+            from,
+            pool.into_iter().map(|id| (self.function(id).span.file, id)),
+            anywhere,
+        )
+    }
+
+    /// The method `name` of class `owner`, if there is one.
+    pub fn resolve_owned(&self, name: &str, owner: Option<&str>, from: FnId) -> Option<FnId> {
+        let owner = owner?;
+        let owned = self
+            .by_name
+            .get(name)?
+            .iter()
+            .copied()
+            .filter(|id| self.function(*id).owner.as_deref() == Some(owner));
+        self.nearest(
+            from,
+            owned.map(|id| (self.function(id).span.file, id)),
+            true,
+        )
+    }
+
+    /// The expression a module-level (or constructor-built) name is bound to.
+    pub fn global(&self, name: &str, from: FnId) -> Option<&'a Expr> {
+        let entries = self
+            .globals
+            .get(name)
+            .or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n)))?;
+        self.nearest(from, entries.iter().copied(), false)
+    }
+
+    /// Registrations visible from `from`.
+    fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered<'a>> {
+        let here = self.file_of(from).path.as_str();
+        self.registrations
+            .iter()
+            .filter(move |r| closeness(here, self.path_of_index(r.file)).is_some())
+    }
+
+    pub fn has_registrations(&self, from: FnId) -> bool {
+        self.visible(from).next().is_some()
+    }
+
+    /// The handler registered for a method name, as seen from `from`.
+    pub fn registration(&self, method: &str, from: FnId) -> Option<&'a str> {
+        self.visible(from)
+            .find(|r| r.method == method)
+            .map(|r| r.handler)
+    }
+
+    pub fn registered_methods(&self, from: FnId) -> Vec<&'a str> {
+        self.visible(from).map(|r| r.method).collect()
+    }
+}

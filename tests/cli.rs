@@ -1,0 +1,292 @@
+//! The command line as a user meets it: exit codes, formats, selection, bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn cmd() -> Command {
+    Command::cargo_bin("mcp-conform").expect("binary is built")
+}
+
+/// The JSON report with the timing figure zeroed, the one field that varies between runs.
+fn json_report(args: &[&str]) -> (serde_json::Value, String) {
+    let out = cmd()
+        .args(args)
+        .arg("--format")
+        .arg("json")
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    value["stats"]["elapsed_ms"] = serde_json::json!(0);
+    (value, text)
+}
+
+#[test]
+fn a_passing_server_exits_zero_and_says_so() {
+    cmd()
+        .arg("fixtures/python/correct_stdio")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "1 server, 0 failing checks, 0 skipped files",
+        ));
+}
+
+#[test]
+fn a_failing_server_exits_one_and_names_the_line() {
+    cmd()
+        .arg("fixtures/python/reply_to_everything")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("server.py:25:"))
+        .stdout(predicate::str::contains(
+            "fail  ab-001838/notification-no-reply",
+        ));
+}
+
+#[test]
+fn json_report_follows_the_contract() {
+    let (report, _) = json_report(&["fixtures/python/reply_to_everything"]);
+    assert_eq!(report["schema"], 1);
+    assert_eq!(report["tool"]["name"], "mcp-conform");
+    let server = &report["servers"][0];
+    assert_eq!(server["language"], "python");
+    assert_eq!(server["path"], "server.py");
+    assert_eq!(server["kind"], "hand-written");
+    assert_eq!(server["transports"], serde_json::json!(["stdio"]));
+    let checks = server["checks"].as_array().expect("checks");
+    assert_eq!(checks.len(), 6);
+    let nnr = &checks[0];
+    assert_eq!(nnr["id"], "ab-001838/notification-no-reply");
+    assert_eq!(nnr["pattern"], "ab-001838");
+    assert_eq!(nnr["verdict"], "fail");
+    assert_eq!(nnr["findings"][0]["path"], "server.py");
+    assert_eq!(nnr["findings"][0]["line"], 25);
+    let run: Vec<&str> = report["checks"]
+        .as_array()
+        .expect("run checks")
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(run, ["fail", "fail", "fail", "pass", "fail", "skip"]);
+    assert_eq!(report["stats"]["files_seen"], 1);
+    assert_eq!(report["stats"]["files_parsed"], 1);
+}
+
+#[test]
+fn json_report_is_stable_across_runs() {
+    let (a, _) = json_report(&["fixtures"]);
+    let (b, _) = json_report(&["fixtures"]);
+    assert_eq!(a, b);
+    let paths: Vec<String> = a["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .map(|s| s["id"].as_str().unwrap_or("").to_string())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted, "servers are sorted by path");
+}
+
+#[test]
+fn json_snapshot_of_a_failing_fixture() {
+    let (_, text) = json_report(&["fixtures/rust/catch_all"]);
+    let normalized: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("\"elapsed_ms\"") {
+                "    \"elapsed_ms\": 0".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    insta::assert_snapshot!("catch_all_json", normalized.join("\n"));
+}
+
+#[test]
+fn select_and_ignore_take_checks_and_patterns() {
+    let (report, _) = json_report(&["--select", "ab-001839", "fixtures/python/correct_stdio"]);
+    let ids: Vec<&str> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| c["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["ab-001839/ping-support"]);
+    let (report, _) = json_report(&[
+        "--ignore",
+        "ab-001838,ab-001835/http-notification-202",
+        "fixtures/python/correct_stdio",
+    ]);
+    let ids: Vec<&str> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| c["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        ids,
+        ["ab-001837/version-negotiation", "ab-001839/ping-support"]
+    );
+}
+
+#[test]
+fn ignoring_the_failing_checks_turns_exit_code_to_zero() {
+    cmd()
+        .args([
+            "--select",
+            "ab-001837",
+            "fixtures/python/reply_to_everything",
+        ])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn unknown_check_is_a_usage_error() {
+    cmd()
+        .args(["--select", "ab-009999/nope", "fixtures"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown check or pattern `ab-009999/nope`",
+        ));
+}
+
+#[test]
+fn missing_path_is_an_error_with_one_line() {
+    cmd()
+        .arg("does/not/exist")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot read `does/not/exist`: no such file or directory",
+        ));
+}
+
+#[test]
+fn list_checks_prints_every_check() {
+    let out = cmd().arg("--list-checks").output().expect("runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    for id in [
+        "ab-001838/notification-no-reply",
+        "ab-001838/default-branch-guard",
+        "ab-001838/initialized-handled",
+        "ab-001837/version-negotiation",
+        "ab-001839/ping-support",
+        "ab-001835/http-notification-202",
+    ] {
+        assert!(text.contains(id), "{id} missing from --list-checks");
+    }
+}
+
+#[test]
+fn no_server_means_every_check_skips() {
+    let (report, _) = json_report(&["fixtures/python/no_mcp"]);
+    assert_eq!(report["servers"], serde_json::json!([]));
+    for c in report["checks"].as_array().expect("checks") {
+        assert_eq!(c["verdict"], "skip");
+        assert_eq!(c["reason"], "no MCP server found");
+    }
+    cmd()
+        .arg("fixtures/python/no_mcp")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("No MCP server found"));
+}
+
+#[test]
+fn output_file_is_written_and_stdout_stays_empty() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("report.json");
+    cmd()
+        .args(["--format", "json", "--output"])
+        .arg(&out)
+        .arg("fixtures/python/correct_stdio")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_empty());
+    let text = std::fs::read_to_string(&out).expect("report written");
+    assert!(text.contains("\"schema\": 1"));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).expect("list").collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+}
+
+#[test]
+fn bad_files_are_skipped_with_a_reason_and_the_scan_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(&root.join("binary.py"), b"jsonrpc\0\0\x01\x02");
+    write(&root.join("latin1.py"), b"# jsonrpc caf\xe9\n");
+    write(&root.join("utf16.py"), b"\xff\xfej\0s\0o\0n\0");
+    write(
+        &root.join("big.py"),
+        format!("# jsonrpc\n{}", "x = 1\n".repeat(300_000)).as_bytes(),
+    );
+    write(&root.join("broken.py"), b"def handle(msg):\n    if msg['method'] == 'ping':\n        return {'jsonrpc': '2.0', 'id': msg['id'], 'result': {}\n");
+    std::fs::copy(
+        "fixtures/python/correct_stdio/server.py",
+        root.join("server.py"),
+    )
+    .expect("copy");
+    let (report, _) = json_report(&[root.to_str().expect("UTF-8 temp path")]);
+    let skipped = report["skipped_files"].as_array().expect("skipped files");
+    let reason = |name: &str| {
+        skipped
+            .iter()
+            .find(|s| s["path"] == name)
+            .map(|s| s["reason"].as_str().unwrap_or("").to_string())
+            .unwrap_or_else(|| panic!("{name} is not in skipped_files: {skipped:?}"))
+    };
+    assert!(reason("binary.py").contains("binary"));
+    assert!(reason("latin1.py").contains("not valid UTF-8"));
+    assert!(reason("utf16.py").contains("UTF-16"));
+    assert!(reason("big.py").contains("size cap"));
+    assert_eq!(
+        report["servers"][0]["path"], "server.py",
+        "the good file is still judged"
+    );
+    let errors = report["syntax_errors"].as_array().expect("syntax errors");
+    assert!(
+        errors.iter().any(|e| e["path"] == "broken.py"),
+        "broken.py is listed with its syntax error"
+    );
+}
+
+#[test]
+fn the_scanned_tree_is_left_unchanged() {
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        for entry in walk(dir) {
+            out.push((
+                entry.display().to_string(),
+                std::fs::read(&entry).expect("read"),
+            ));
+        }
+        out.sort();
+        out
+    }
+    fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(dir).expect("read dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                files.extend(walk(&p))
+            } else {
+                files.push(p)
+            }
+        }
+        files
+    }
+    let before = snapshot(Path::new("fixtures"));
+    cmd().arg("fixtures").assert().code(1);
+    assert_eq!(before, snapshot(Path::new("fixtures")));
+}
