@@ -61,13 +61,13 @@ impl<'a> Program<'a> {
                 }
                 for s in &f.body {
                     // Module-level names, and tables built in constructors (`self.handlers = {...}`).
-                    if let Stmt::Assign { target, value, .. } = s {
-                        if module || matches!(value, Expr::Object { .. }) {
-                            globals
-                                .entry(target.as_str())
-                                .or_default()
-                                .push((f.span.file, value));
-                        }
+                    if let Stmt::Assign { target, value, .. } = s
+                        && (module || matches!(value, Expr::Object { .. }))
+                    {
+                        globals
+                            .entry(target.as_str())
+                            .or_default()
+                            .push((f.span.file, value));
                     }
                 }
             }
