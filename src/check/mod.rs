@@ -292,6 +292,29 @@ impl<'p, 'a> ServerView<'p, 'a> {
         self.server.methods.contains(method)
     }
 
+    /// Runs a request for a lifecycle method (`ping`, `initialize`), or says why
+    /// the check must skip: the server has no such method in its revision, no
+    /// path reaches the dispatch, or no reply can be seen.
+    pub fn lifecycle_request(&self, method: &str) -> Result<Rc<ProbeRun>, Verdict> {
+        if self.discover_only() {
+            return Err(Verdict::skip(format!(
+                "the server implements revision 2026-07-28 (server/discover), which has no {method}"
+            )));
+        }
+        let run = self.probe(Probe::request(method));
+        if run.paths.is_empty() {
+            return Err(Verdict::skip(
+                "no path from the server's entry reaches its dispatch",
+            ));
+        }
+        if run.replies().is_empty() {
+            return Err(Verdict::skip(format!(
+                "no reply to `{method}` could be found (the code that sends replies is not visible)"
+            )));
+        }
+        Ok(run)
+    }
+
     /// Revision 2026-07-28 servers have no handshake: they answer `server/discover` instead.
     pub fn discover_only(&self) -> bool {
         self.handles("server/discover") && !self.handles("initialize")

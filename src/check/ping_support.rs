@@ -1,24 +1,14 @@
 //! ab-001839/ping-support: `ping` is answered with an empty result object.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::{Probe, Value};
+use crate::interp::Value;
 
 pub fn run(v: &ServerView) -> Verdict {
-    if v.discover_only() {
-        return Verdict::skip(
-            "the server implements revision 2026-07-28 (server/discover), which has no ping",
-        );
-    }
-    let run = v.probe(Probe::request("ping"));
-    if run.paths.is_empty() {
-        return Verdict::skip("no path from the server's entry reaches its dispatch");
-    }
+    let run = match v.lifecycle_request("ping") {
+        Ok(run) => run,
+        Err(skip) => return skip,
+    };
     let replies = run.replies();
-    if replies.is_empty() {
-        return Verdict::skip(
-            "no reply to `ping` could be found (the code that sends replies is not visible)",
-        );
-    }
     let mut findings = Vec::new();
     let mut unreadable = None;
     let mut good = None;

@@ -1,7 +1,7 @@
 //! ab-001837/version-negotiation: initialize returns a protocolVersion the server supports.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::{Probe, Value};
+use crate::interp::Value;
 
 enum Source {
     Fixed(String),
@@ -42,21 +42,11 @@ fn protocol_version(result: &Value) -> Option<&Value> {
 }
 
 pub fn run(v: &ServerView) -> Verdict {
-    if v.discover_only() {
-        return Verdict::skip(
-            "the server implements revision 2026-07-28 (server/discover), which has no initialize",
-        );
-    }
-    let run = v.probe(Probe::request("initialize"));
-    if run.paths.is_empty() {
-        return Verdict::skip("no path from the server's entry reaches its dispatch");
-    }
+    let run = match v.lifecycle_request("initialize") {
+        Ok(run) => run,
+        Err(skip) => return skip,
+    };
     let replies = run.replies();
-    if replies.is_empty() {
-        return Verdict::skip(
-            "no reply to `initialize` could be found (the code that sends replies is not visible)",
-        );
-    }
     let mut findings = Vec::new();
     let mut passes = Vec::new();
     let mut rejects = None;

@@ -73,6 +73,33 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Lowers a function's body with `lower_body` and records the function; whether
+/// the body touches standard input is noted on the function, not its parent.
+#[allow(clippy::too_many_arguments)]
+pub fn push_function(
+    ctx: &mut Ctx,
+    facts: &mut FileFacts,
+    node: Node,
+    name: String,
+    owner: Option<&str>,
+    params: Vec<String>,
+    http_route: bool,
+    lower_body: impl FnOnce(&mut Ctx, &mut FileFacts) -> crate::model::Block,
+) {
+    let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
+    let body = lower_body(ctx, facts);
+    let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
+    facts.functions.push(crate::model::Function {
+        name,
+        owner: owner.map(str::to_string),
+        params,
+        body,
+        span: ctx.span(node),
+        http_route,
+        reads_stdin,
+    });
+}
+
 /// Lowers one parsed file.
 pub fn lower(
     language: Language,

@@ -333,18 +333,17 @@ fn function(
                 .collect()
         })
         .unwrap_or_default();
-    let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
-    let body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
-    let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
-    facts.functions.push(Function {
+    let body = node.child_by_field_name("body");
+    super::push_function(
+        ctx,
+        facts,
+        node,
         name,
-        owner: owner.map(str::to_string),
+        owner,
         params,
-        body,
-        span: ctx.span(node),
         http_route,
-        reads_stdin,
-    });
+        |ctx, facts| block_of(ctx, body, facts, owner),
+    );
 }
 
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {

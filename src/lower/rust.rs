@@ -3,7 +3,9 @@
 use super::{
     Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote,
 };
-use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Stmt};
+use crate::model::{
+    Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Span, Stmt,
+};
 use tree_sitter::Node;
 
 /// Router functions whose function arguments are HTTP handlers (`post(handler)`, `.to(handler)`).
@@ -130,21 +132,42 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .map(|n| ctx.text(n))
         .collect::<String>();
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
-    let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
-    let body = node
-        .child_by_field_name("body")
-        .map(|b| block(ctx, b, facts))
-        .unwrap_or_default();
-    let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
-    facts.functions.push(Function {
+    let body = node.child_by_field_name("body");
+    super::push_function(
+        ctx,
+        facts,
+        node,
         name,
-        owner: owner.map(str::to_string),
+        owner,
         params,
-        body,
-        span: ctx.span(node),
         http_route,
-        reads_stdin,
-    });
+        |ctx, facts| body.map(|b| block(ctx, b, facts)).unwrap_or_default(),
+    );
+}
+
+/// `match subject { pattern => then, _ => otherwise }`: how `if let` and `let ... else` read.
+fn two_arm_match(
+    subject: Expr,
+    pattern: Pattern,
+    then: Block,
+    otherwise: Block,
+    span: Span,
+) -> Expr {
+    let arm = |patterns, body| Arm {
+        patterns,
+        guard: None,
+        body,
+        span,
+    };
+    let arms = vec![
+        arm(vec![pattern], then),
+        arm(vec![Pattern::Any(None)], otherwise),
+    ];
+    Expr::Match {
+        subject: Box::new(subject),
+        arms,
+        span,
+    }
 }
 
 /// A `{ ... }` block: statements, and the tail expression as the block's value.
@@ -199,25 +222,13 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
         // `let PAT = value else { ... };` is a match whose other arm diverges.
         let pat = pattern_of(ctx, pattern);
         let otherwise = block(ctx, alt, facts);
-        let arms = vec![
-            Arm {
-                patterns: vec![pat],
-                guard: None,
-                body: Vec::new(),
-                span,
-            },
-            Arm {
-                patterns: vec![Pattern::Any(None)],
-                guard: None,
-                body: otherwise,
-                span,
-            },
-        ];
-        out.push(Stmt::Expr(Expr::Match {
-            subject: Box::new(value),
-            arms,
+        out.push(Stmt::Expr(two_arm_match(
+            value,
+            pat,
+            Vec::new(),
+            otherwise,
             span,
-        }));
+        )));
         return;
     }
     let target = ctx.text(pattern).trim_start_matches("mut ").to_string();
@@ -544,25 +555,7 @@ fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             .child_by_field_name("pattern")
             .map(|p| pattern_of(ctx, p))
             .unwrap_or(Pattern::Unknown);
-        let arms = vec![
-            Arm {
-                patterns: vec![pat],
-                guard: None,
-                body: then,
-                span,
-            },
-            Arm {
-                patterns: vec![Pattern::Any(None)],
-                guard: None,
-                body: otherwise,
-                span,
-            },
-        ];
-        return Expr::Match {
-            subject: Box::new(subject),
-            arms,
-            span,
-        };
+        return two_arm_match(subject, pat, then, otherwise, span);
     }
     let cond = expr(ctx, cond, facts);
     Expr::If {
