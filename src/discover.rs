@@ -5,16 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Folders never entered unless named on the command line.
-const SKIPPED_DIRS: &[&str] = &[
-    "node_modules",
-    "target",
-    "vendor",
-    ".venv",
-    "venv",
-    "dist",
-    "build",
-    "__pycache__",
-];
+const SKIPPED_DIRS: &[&str] =
+    &["node_modules", "target", "vendor", ".venv", "venv", "dist", "build", "__pycache__"];
 
 /// A file to scan.
 #[derive(Debug, Clone)]
@@ -55,14 +47,9 @@ pub fn language_of(path: &Path) -> Option<Language> {
 pub fn display_path(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel = rel.strip_prefix(".").unwrap_or(rel);
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     if parts.is_empty() {
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     } else {
         parts.join("/")
     }
@@ -73,8 +60,8 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
     let out = Mutex::new(Discovered::default());
     let mut dirs = Vec::new();
     for p in paths {
-        let meta = std::fs::metadata(p)
-            .map_err(|e| format!("cannot read `{}`: {}", p.display(), plain_io(&e)))?;
+        let meta =
+            std::fs::metadata(p).map_err(|e| format!("cannot read `{}`: {}", p.display(), plain_io(&e)))?;
         if meta.is_dir() {
             dirs.push(p.clone());
         } else {
@@ -99,9 +86,7 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
             .follow_links(false)
             .filter_entry(|e| {
                 let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                !(is_dir
-                    && e.depth() > 0
-                    && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+                !(is_dir && e.depth() > 0 && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
             });
         builder.build_parallel().run(|| {
             let out = &out;
@@ -137,42 +122,21 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
     Ok(d)
 }
 
-fn consider(
-    path: &Path,
-    root: &Path,
-    size: u64,
-    regular: bool,
-    opts: &Options,
-    d: &mut Discovered,
-) {
+fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {
     let display = display_path(path, root);
     let Some(language) = language_of(path) else {
-        d.skipped.push(Skipped {
-            display,
-            reason: "not a supported source file (.py, .rs)".into(),
-        });
+        d.skipped.push(Skipped { display, reason: "not a supported source file (.py, .rs)".into() });
         return;
     };
     if !regular {
-        d.skipped.push(Skipped {
-            display,
-            reason: "not a regular file".into(),
-        });
+        d.skipped.push(Skipped { display, reason: "not a regular file".into() });
     } else if size > opts.max_file_size {
         d.skipped.push(Skipped {
             display,
-            reason: format!(
-                "{} bytes, over the {}-byte size cap",
-                size, opts.max_file_size
-            ),
+            reason: format!("{} bytes, over the {}-byte size cap", size, opts.max_file_size),
         });
     } else {
-        d.files.push(Candidate {
-            path: path.to_path_buf(),
-            display,
-            language,
-            size,
-        });
+        d.files.push(Candidate { path: path.to_path_buf(), display, language, size });
     }
 }
 

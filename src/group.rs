@@ -94,9 +94,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 _ => {}
             });
         }
-        Expr::Lookup {
-            collection, key, ..
-        } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
                     .global(name, id)
@@ -157,11 +155,7 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
         };
         walk_block(&f.body, &mut |e| visit(e, out));
         for s in &f.body {
-            if let Stmt::Return {
-                value: Some(Expr::Var(v)),
-                ..
-            } = s
-            {
+            if let Stmt::Return { value: Some(Expr::Var(v)), .. } = s {
                 add(prog.resolve(v, id), out);
             }
         }
@@ -191,10 +185,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             callers[t].push(from);
         }
     }
-    let http_handlers: HashSet<&str> = prog
-        .files()
-        .flat_map(|f| f.http_handlers.iter().map(String::as_str))
-        .collect();
+    let http_handlers: HashSet<&str> =
+        prog.files().flat_map(|f| f.http_handlers.iter().map(String::as_str)).collect();
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for id in 0..n {
@@ -237,24 +229,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     groups.retain(|g| !g.is_empty());
 
     let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach(g, &callers)).collect();
-    let reaches = |f: FnId| -> Vec<usize> {
-        (0..groups.len())
-            .filter(|&g| ancestors[g].contains(&f))
-            .collect()
-    };
+    let reaches =
+        |f: FnId| -> Vec<usize> { (0..groups.len()).filter(|&g| ancestors[g].contains(&f)).collect() };
 
     // Test code calls the dispatcher too, but it is not how messages arrive.
     let is_test = |f: FnId| {
         let func = prog.function(f);
         let path = prog.file_of(f).path.as_str();
         func.name.starts_with("test_")
-            || path
-                .split('/')
-                .any(|c| matches!(c, "tests" | "test" | "__tests__"))
-            || path
-                .rsplit('/')
-                .next()
-                .is_some_and(|n| n.starts_with("test_") || n.contains("_test."))
+            || path.split('/').any(|c| matches!(c, "tests" | "test" | "__tests__"))
+            || path.rsplit('/').next().is_some_and(|n| n.starts_with("test_") || n.contains("_test."))
     };
     let mut out = Vec::new();
     let mut claimed_files = HashSet::new();
@@ -277,19 +261,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let top = group
             .iter()
             .copied()
-            .filter(|d| {
-                !group
-                    .iter()
-                    .any(|o| o != d && reach(&[*o], &edges).contains(d))
-            })
+            .filter(|d| !group.iter().any(|o| o != d && reach(&[*o], &edges).contains(d)))
             .min()
             .unwrap_or(group[0]);
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
         members.extend(ancestors[gi].iter().copied());
-        let files: BTreeSet<u32> = members
-            .iter()
-            .map(|&m| prog.function(m).span.file)
-            .collect();
+        let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();
         let mut methods = BTreeSet::new();
         for d in group {
             methods.extend(dispatch[d].0.iter().cloned());
@@ -298,10 +275,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .into_iter()
             .map(|e| {
                 let f = prog.function(e);
-                Entry {
-                    function: e,
-                    http: f.http_route || http_handlers.contains(f.name.as_str()),
-                }
+                Entry { function: e, http: f.http_route || http_handlers.contains(f.name.as_str()) }
             })
             .collect();
         let mut transports = Vec::new();

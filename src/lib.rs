@@ -16,3 +16,4 @@ pub mod prefilter;
 pub mod program;
 pub mod report;
 pub mod scan;
+pub mod value;

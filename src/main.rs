@@ -47,9 +47,7 @@ fn matches(check: &CheckDef, id: &str) -> bool {
 fn selected(cli: &Cli) -> Result<Vec<&'static CheckDef>, String> {
     for id in cli.select.iter().chain(&cli.ignore) {
         if !CHECKS.iter().any(|c| matches(c, id)) {
-            return Err(format!(
-                "unknown check or pattern `{id}` (see --list-checks)"
-            ));
+            return Err(format!("unknown check or pattern `{id}` (see --list-checks)"));
         }
     }
     Ok(CHECKS
@@ -61,14 +59,8 @@ fn selected(cli: &Cli) -> Result<Vec<&'static CheckDef>, String> {
 
 /// Writes through a temporary file and a rename, so a reader never sees half a report.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
@@ -82,9 +74,7 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 fn run(cli: Cli) -> Result<bool, String> {
     if cli.list_checks {
         for c in CHECKS {
-            let title = mcp_conform::catalog::check(c.id)
-                .map(|(_, e)| e.title.as_str())
-                .unwrap_or("");
+            let title = mcp_conform::catalog::check(c.id).map(|(_, e)| e.title.as_str()).unwrap_or("");
             println!("{:<36}  {}", c.id, title);
         }
         return Ok(false);
@@ -104,8 +94,9 @@ fn run(cli: Cli) -> Result<bool, String> {
         Format::Json => json::render(&report),
     };
     match &cli.output {
-        Some(path) => write_atomically(path, &text)
-            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?,
+        Some(path) => {
+            write_atomically(path, &text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?
+        }
         None => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout.write_all(text.as_bytes())

@@ -54,11 +54,7 @@ pub type Block = Vec<Stmt>;
 #[derive(Debug, Clone)]
 pub enum Stmt {
     /// `target = value` (a plain name or a dotted path such as `self.handlers`).
-    Assign {
-        target: String,
-        value: Expr,
-        span: Span,
-    },
+    Assign { target: String, value: Expr, span: Span },
     /// An expression evaluated for its effects (a call, an `if`, a `match`).
     Expr(Expr),
     /// `return value`; `None` returns nothing (null).
@@ -270,10 +266,8 @@ pub struct FileFacts {
 
 impl Expr {
     pub fn opaque(parts: Vec<Expr>) -> Expr {
-        let parts: Vec<Expr> = parts
-            .into_iter()
-            .filter(|e| !matches!(e, Expr::Opaque(p) if p.is_empty()))
-            .collect();
+        let parts: Vec<Expr> =
+            parts.into_iter().filter(|e| !matches!(e, Expr::Opaque(p) if p.is_empty())).collect();
         Expr::Opaque(parts)
     }
 
@@ -331,26 +325,15 @@ impl Expr {
         match self {
             Expr::Object { entries, .. } => entries.iter().for_each(|(_, v)| v.walk(f)),
             Expr::Array { items, .. } => items.iter().for_each(|v| v.walk(f)),
-            Expr::Reply {
-                kind: ReplyExpr::Result(x) | ReplyExpr::Error(x),
-                ..
-            } => x.walk(f),
+            Expr::Reply { kind: ReplyExpr::Result(x) | ReplyExpr::Error(x), .. } => x.walk(f),
             Expr::Http { body, .. } => body.iter().for_each(|b| b.walk(f)),
             Expr::Call { receiver, args, .. } => {
                 receiver.iter().for_each(|r| r.walk(f));
                 args.iter().for_each(|a| a.walk(f));
             }
-            Expr::Eq {
-                left: a, right: b, ..
-            }
-            | Expr::Member {
-                item: a,
-                collection: b,
-            }
-            | Expr::Lookup {
-                collection: a,
-                key: b,
-            }
+            Expr::Eq { left: a, right: b, .. }
+            | Expr::Member { item: a, collection: b }
+            | Expr::Lookup { collection: a, key: b }
             | Expr::And(a, b)
             | Expr::Or(a, b) => {
                 a.walk(f);
@@ -361,12 +344,7 @@ impl Expr {
             | Expr::Propagate(x)
             | Expr::HasKey { object: x, .. }
             | Expr::StartsWith { text: x, .. } => x.walk(f),
-            Expr::If {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
+            Expr::If { cond, then, otherwise, .. } => {
                 cond.walk(f);
                 walk_block(then, f);
                 walk_block(otherwise, f);

@@ -18,18 +18,13 @@ thread_local! {
 }
 
 /// Parses a file; the error is a reason fit for the skipped-files list.
-pub fn parse(
-    language: Language,
-    src: &[u8],
-    budget: Duration,
-) -> Result<tree_sitter::Tree, String> {
+pub fn parse(language: Language, src: &[u8], budget: Duration) -> Result<tree_sitter::Tree, String> {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let parser = match parsers.entry(language) {
             std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
-                let g = grammar(language)
-                    .ok_or_else(|| format!("no grammar for {}", language.name()))?;
+                let g = grammar(language).ok_or_else(|| format!("no grammar for {}", language.name()))?;
                 let mut p = tree_sitter::Parser::new();
                 p.set_language(&g)
                     .map_err(|e| format!("cannot load the {} grammar: {e}", language.name()))?;
@@ -46,12 +41,7 @@ pub fn parse(
         };
         parser
             .parse_with_options(&mut read, None, Some(options))
-            .ok_or_else(|| {
-                format!(
-                    "parsing took longer than the {} ms budget",
-                    budget.as_millis()
-                )
-            })
+            .ok_or_else(|| format!("parsing took longer than the {} ms budget", budget.as_millis()))
     })
 }
 
@@ -64,19 +54,13 @@ mod tests {
         for language in [Language::Python, Language::Rust] {
             let g = grammar(language).expect("grammar");
             let mut p = tree_sitter::Parser::new();
-            p.set_language(&g)
-                .unwrap_or_else(|e| panic!("{} grammar does not load: {e}", language.name()));
+            p.set_language(&g).unwrap_or_else(|e| panic!("{} grammar does not load: {e}", language.name()));
         }
     }
 
     #[test]
     fn parse_tolerates_syntax_errors() {
-        let tree = parse(
-            Language::Python,
-            b"def f(:\n  return {",
-            Duration::from_secs(1),
-        )
-        .expect("a tree");
+        let tree = parse(Language::Python, b"def f(:\n  return {", Duration::from_secs(1)).expect("a tree");
         assert!(tree.root_node().has_error());
     }
 }

@@ -32,11 +32,7 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
     }
     let dir = |p: &'s str| -> &'s str { p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") };
     let (da, db) = (dir(a), dir(b));
-    let common = da
-        .split('/')
-        .zip(db.split('/'))
-        .take_while(|(x, y)| x == y)
-        .count();
+    let common = da.split('/').zip(db.split('/')).take_while(|(x, y)| x == y).count();
     let related = da == db
         || da.is_empty()
         || db.is_empty()
@@ -64,20 +60,13 @@ impl<'a> Program<'a> {
                     if let Stmt::Assign { target, value, .. } = s
                         && (module || matches!(value, Expr::Object { .. }))
                     {
-                        globals
-                            .entry(target.as_str())
-                            .or_default()
-                            .push((f.span.file, value));
+                        globals.entry(target.as_str()).or_default().push((f.span.file, value));
                     }
                 }
             }
             for r in &file.registrations {
                 let index = file.functions.first().map(|f| f.span.file).unwrap_or(0);
-                registrations.push(Registered {
-                    method: &r.method,
-                    handler: &r.handler,
-                    file: index,
-                });
+                registrations.push(Registered { method: &r.method, handler: &r.handler, file: index });
             }
         }
         let file_index = files
@@ -85,14 +74,7 @@ impl<'a> Program<'a> {
             .enumerate()
             .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
             .collect();
-        Program {
-            files,
-            file_index,
-            functions,
-            by_name,
-            globals,
-            registrations,
-        }
+        Program { files, file_index, functions, by_name, globals, registrations }
     }
 
     pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
@@ -105,9 +87,7 @@ impl<'a> Program<'a> {
     }
 
     fn path_of_index(&self, index: u32) -> &str {
-        self.file_by_index(index)
-            .map(|f| f.path.as_str())
-            .unwrap_or("")
+        self.file_by_index(index).map(|f| f.path.as_str()).unwrap_or("")
     }
 
     pub fn function(&self, id: FnId) -> &'a Function {
@@ -137,8 +117,7 @@ impl<'a> Program<'a> {
                 }
             }
         }
-        best.map(|(_, item)| item)
-            .or(if anywhere { fallback } else { None })
+        best.map(|(_, item)| item).or(if anywhere { fallback } else { None })
     }
 
     /// The function a call names, as seen from inside function `from`.
@@ -149,29 +128,18 @@ impl<'a> Program<'a> {
             return Some(*only);
         }
         // `Type::method` and `module.function` name their owner.
-        let qualifier = callee
-            .strip_suffix(name)
-            .unwrap_or("")
-            .trim_end_matches(['.', ':']);
+        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
         let owner = crate::lower::last_segment(qualifier);
         let owned: Vec<FnId> = candidates
             .iter()
             .copied()
             .filter(|id| self.function(*id).owner.as_deref() == Some(owner))
             .collect();
-        let pool = if owned.is_empty() {
-            candidates.clone()
-        } else {
-            owned
-        };
+        let pool = if owned.is_empty() { candidates.clone() } else { owned };
         // `obj.method()` on an unseen value only reaches methods in related folders;
         // a bare `function()` may be imported from anywhere.
         let anywhere = qualifier.is_empty() || callee.contains("::");
-        self.nearest(
-            from,
-            pool.into_iter().map(|id| (self.function(id).span.file, id)),
-            anywhere,
-        )
+        self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), anywhere)
     }
 
     /// The method `name` of class `owner`, if there is one.
@@ -183,11 +151,7 @@ impl<'a> Program<'a> {
             .iter()
             .copied()
             .filter(|id| self.function(*id).owner.as_deref() == Some(owner));
-        self.nearest(
-            from,
-            owned.map(|id| (self.function(id).span.file, id)),
-            true,
-        )
+        self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true)
     }
 
     /// The expression a module-level (or constructor-built) name is bound to.
@@ -202,9 +166,7 @@ impl<'a> Program<'a> {
     /// Registrations visible from `from`.
     fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered<'a>> {
         let here = self.file_of(from).path.as_str();
-        self.registrations
-            .iter()
-            .filter(move |r| closeness(here, self.path_of_index(r.file)).is_some())
+        self.registrations.iter().filter(move |r| closeness(here, self.path_of_index(r.file)).is_some())
     }
 
     pub fn has_registrations(&self, from: FnId) -> bool {
@@ -213,9 +175,7 @@ impl<'a> Program<'a> {
 
     /// The handler registered for a method name, as seen from `from`.
     pub fn registration(&self, method: &str, from: FnId) -> Option<&'a str> {
-        self.visible(from)
-            .find(|r| r.method == method)
-            .map(|r| r.handler)
+        self.visible(from).find(|r| r.method == method).map(|r| r.handler)
     }
 
     pub fn registered_methods(&self, from: FnId) -> Vec<&'a str> {

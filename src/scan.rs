@@ -4,9 +4,7 @@ use crate::check::{CHECKS, CheckDef, ServerView, Verdict};
 use crate::discover::{self, Candidate, Skipped};
 use crate::interp::Program;
 use crate::model::{FileFacts, Span};
-use crate::report::{
-    CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool,
-};
+use crate::report::{CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool};
 use crate::{group, lower, parse, prefilter};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -48,63 +46,34 @@ fn scan_root(paths: &[PathBuf]) -> PathBuf {
 pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     let started = Instant::now();
     let root = scan_root(&opts.paths);
-    let found = discover::discover(
-        &opts.paths,
-        &root,
-        &discover::Options {
-            max_file_size: opts.max_file_size,
-        },
-    )?;
-    let results: Vec<FileResult> = found
-        .files
-        .par_iter()
-        .enumerate()
-        .map(|(i, c)| process(i as u32, c, opts.parse_budget))
-        .collect();
+    let found =
+        discover::discover(&opts.paths, &root, &discover::Options { max_file_size: opts.max_file_size })?;
+    let results: Vec<FileResult> =
+        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts.parse_budget)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
     let mut skipped: Vec<Skipped> = found.skipped;
     let mut facts = Vec::new();
     for (c, r) in found.files.iter().zip(results) {
         match r {
             FileResult::Facts(f) => facts.push(*f),
-            FileResult::Skipped(reason) => skipped.push(Skipped {
-                display: c.display.clone(),
-                reason,
-            }),
+            FileResult::Skipped(reason) => skipped.push(Skipped { display: c.display.clone(), reason }),
             FileResult::NoMarkers => {}
         }
     }
-    let syntax_errors = facts
-        .iter()
-        .filter_map(|f| f.syntax_error.map(|s| location(&paths, s)))
-        .collect();
+    let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
     let files_parsed = facts.len();
     let prog = Program::new(&facts);
     let servers = group::servers(&prog);
-    let mut reports: Vec<ServerReport> = servers
-        .iter()
-        .map(|server| judge(&prog, server, &paths, &opts.checks))
-        .collect();
+    let mut reports: Vec<ServerReport> =
+        servers.iter().map(|server| judge(&prog, server, &paths, &opts.checks)).collect();
     reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    let checks = opts
-        .checks
-        .iter()
-        .map(|c| crate::report::summarize(c.id, &reports))
-        .collect();
-    let mut skipped_files: Vec<SkippedFile> = skipped
-        .into_iter()
-        .map(|s| SkippedFile {
-            path: s.display,
-            reason: s.reason,
-        })
-        .collect();
+    let checks = opts.checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
+    let mut skipped_files: Vec<SkippedFile> =
+        skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
     skipped_files.sort();
     Ok(Report {
         schema: 1,
-        tool: Tool {
-            name: "mcp-conform",
-            version: env!("CARGO_PKG_VERSION"),
-        },
+        tool: Tool { name: "mcp-conform", version: env!("CARGO_PKG_VERSION") },
         servers: reports,
         checks,
         skipped_files,
@@ -135,10 +104,9 @@ fn process(index: u32, c: &Candidate, budget: Duration) -> FileResult {
     };
     match lower::lower(c.language, &c.display, src, &tree, index) {
         Ok(f) => FileResult::Facts(Box::new(f)),
-        Err(lower::LowerError::TooDeep) => FileResult::Skipped(format!(
-            "nested more than {} levels deep: not analysed",
-            lower::MAX_DEPTH
-        )),
+        Err(lower::LowerError::TooDeep) => {
+            FileResult::Skipped(format!("nested more than {} levels deep: not analysed", lower::MAX_DEPTH))
+        }
     }
 }
 
@@ -171,10 +139,7 @@ fn judge(
     paths: &[String],
     checks: &[&'static CheckDef],
 ) -> ServerReport {
-    let path = paths
-        .get(server.span.file as usize)
-        .cloned()
-        .unwrap_or_default();
+    let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
     let view = ServerView::new(prog, server, paths);
     let checks = checks
         .iter()
@@ -182,10 +147,7 @@ fn judge(
             let verdict = if server.hand_written {
                 (c.run)(&view)
             } else {
-                Verdict::skip(format!(
-                    "handled by {}",
-                    server.sdk.as_deref().unwrap_or("an SDK")
-                ))
+                Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
             };
             CheckReport {
                 id: c.id,
@@ -197,12 +159,7 @@ fn judge(
                     .into_iter()
                     .map(|f| {
                         let l = location(paths, f.span);
-                        FindingReport {
-                            path: l.path,
-                            line: l.line,
-                            column: l.column,
-                            message: f.message,
-                        }
+                        FindingReport { path: l.path, line: l.line, column: l.column, message: f.message }
                     })
                     .collect(),
                 evidence: verdict.evidence.map(|s| location(paths, s)),
@@ -214,16 +171,8 @@ fn judge(
         language: server.language.name(),
         path,
         line: server.span.line,
-        files: server
-            .files
-            .iter()
-            .filter_map(|f| paths.get(*f as usize).cloned())
-            .collect(),
-        kind: if server.hand_written {
-            "hand-written"
-        } else {
-            "sdk"
-        },
+        files: server.files.iter().filter_map(|f| paths.get(*f as usize).cloned()).collect(),
+        kind: if server.hand_written { "hand-written" } else { "sdk" },
         sdk: server.sdk.clone(),
         transports: server.transports.iter().map(|t| t.name()).collect(),
         checks,

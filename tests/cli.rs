@@ -10,12 +10,7 @@ fn cmd() -> Command {
 
 /// The JSON report with the timing figure zeroed, the one field that varies between runs.
 fn json_report(args: &[&str]) -> (serde_json::Value, String) {
-    let out = cmd()
-        .args(args)
-        .arg("--format")
-        .arg("json")
-        .output()
-        .expect("runs");
+    let out = cmd().args(args).arg("--format").arg("json").output().expect("runs");
     let text = String::from_utf8(out.stdout).expect("UTF-8 output");
     let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     value["stats"]["elapsed_ms"] = serde_json::json!(0);
@@ -28,9 +23,7 @@ fn a_passing_server_exits_zero_and_says_so() {
         .arg("fixtures/python/correct_stdio")
         .assert()
         .code(0)
-        .stdout(predicate::str::contains(
-            "1 server, 0 failing checks, 0 skipped files",
-        ));
+        .stdout(predicate::str::contains("1 server, 0 failing checks, 0 skipped files"));
 }
 
 #[test]
@@ -40,9 +33,7 @@ fn a_failing_server_exits_one_and_names_the_line() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("server.py:25:"))
-        .stdout(predicate::str::contains(
-            "fail  ab-001838/notification-no-reply",
-        ));
+        .stdout(predicate::str::contains("fail  ab-001838/notification-no-reply"));
 }
 
 #[test]
@@ -109,40 +100,22 @@ fn json_snapshot_of_a_failing_fixture() {
 #[test]
 fn select_and_ignore_take_checks_and_patterns() {
     let (report, _) = json_report(&["--select", "ab-001839", "fixtures/python/correct_stdio"]);
-    let ids: Vec<&str> = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .map(|c| c["id"].as_str().unwrap_or(""))
-        .collect();
+    let ids: Vec<&str> =
+        report["checks"].as_array().expect("checks").iter().map(|c| c["id"].as_str().unwrap_or("")).collect();
     assert_eq!(ids, ["ab-001839/ping-support"]);
     let (report, _) = json_report(&[
         "--ignore",
         "ab-001838,ab-001835/http-notification-202",
         "fixtures/python/correct_stdio",
     ]);
-    let ids: Vec<&str> = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .map(|c| c["id"].as_str().unwrap_or(""))
-        .collect();
-    assert_eq!(
-        ids,
-        ["ab-001837/version-negotiation", "ab-001839/ping-support"]
-    );
+    let ids: Vec<&str> =
+        report["checks"].as_array().expect("checks").iter().map(|c| c["id"].as_str().unwrap_or("")).collect();
+    assert_eq!(ids, ["ab-001837/version-negotiation", "ab-001839/ping-support"]);
 }
 
 #[test]
 fn ignoring_the_failing_checks_turns_exit_code_to_zero() {
-    cmd()
-        .args([
-            "--select",
-            "ab-001837",
-            "fixtures/python/reply_to_everything",
-        ])
-        .assert()
-        .code(0);
+    cmd().args(["--select", "ab-001837", "fixtures/python/reply_to_everything"]).assert().code(0);
 }
 
 #[test]
@@ -151,9 +124,7 @@ fn unknown_check_is_a_usage_error() {
         .args(["--select", "ab-009999/nope", "fixtures"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "unknown check or pattern `ab-009999/nope`",
-        ));
+        .stderr(predicate::str::contains("unknown check or pattern `ab-009999/nope`"));
 }
 
 #[test]
@@ -162,9 +133,7 @@ fn missing_path_is_an_error_with_one_line() {
         .arg("does/not/exist")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "cannot read `does/not/exist`: no such file or directory",
-        ));
+        .stderr(predicate::str::contains("cannot read `does/not/exist`: no such file or directory"));
 }
 
 #[test]
@@ -227,16 +196,9 @@ fn bad_files_are_skipped_with_a_reason_and_the_scan_goes_on() {
     write(&root.join("binary.py"), b"jsonrpc\0\0\x01\x02");
     write(&root.join("latin1.py"), b"# jsonrpc caf\xe9\n");
     write(&root.join("utf16.py"), b"\xff\xfej\0s\0o\0n\0");
-    write(
-        &root.join("big.py"),
-        format!("# jsonrpc\n{}", "x = 1\n".repeat(300_000)).as_bytes(),
-    );
+    write(&root.join("big.py"), format!("# jsonrpc\n{}", "x = 1\n".repeat(300_000)).as_bytes());
     write(&root.join("broken.py"), b"def handle(msg):\n    if msg['method'] == 'ping':\n        return {'jsonrpc': '2.0', 'id': msg['id'], 'result': {}\n");
-    std::fs::copy(
-        "fixtures/python/correct_stdio/server.py",
-        root.join("server.py"),
-    )
-    .expect("copy");
+    std::fs::copy("fixtures/python/correct_stdio/server.py", root.join("server.py")).expect("copy");
     let (report, _) = json_report(&[root.to_str().expect("UTF-8 temp path")]);
     let skipped = report["skipped_files"].as_array().expect("skipped files");
     let reason = |name: &str| {
@@ -250,15 +212,9 @@ fn bad_files_are_skipped_with_a_reason_and_the_scan_goes_on() {
     assert!(reason("latin1.py").contains("not valid UTF-8"));
     assert!(reason("utf16.py").contains("UTF-16"));
     assert!(reason("big.py").contains("size cap"));
-    assert_eq!(
-        report["servers"][0]["path"], "server.py",
-        "the good file is still judged"
-    );
+    assert_eq!(report["servers"][0]["path"], "server.py", "the good file is still judged");
     let errors = report["syntax_errors"].as_array().expect("syntax errors");
-    assert!(
-        errors.iter().any(|e| e["path"] == "broken.py"),
-        "broken.py is listed with its syntax error"
-    );
+    assert!(errors.iter().any(|e| e["path"] == "broken.py"), "broken.py is listed with its syntax error");
 }
 
 #[test]
@@ -266,10 +222,7 @@ fn the_scanned_tree_is_left_unchanged() {
     fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         let mut out = Vec::new();
         for entry in walk(dir) {
-            out.push((
-                entry.display().to_string(),
-                std::fs::read(&entry).expect("read"),
-            ));
+            out.push((entry.display().to_string(), std::fs::read(&entry).expect("read")));
         }
         out.sort();
         out
@@ -278,11 +231,7 @@ fn the_scanned_tree_is_left_unchanged() {
         let mut files = Vec::new();
         for e in std::fs::read_dir(dir).expect("read dir") {
             let p = e.expect("entry").path();
-            if p.is_dir() {
-                files.extend(walk(&p))
-            } else {
-                files.push(p)
-            }
+            if p.is_dir() { files.extend(walk(&p)) } else { files.push(p) }
         }
         files
     }

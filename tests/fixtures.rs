@@ -36,11 +36,7 @@ fn check_case(case: &Path) -> Vec<String> {
     let expected = expected(case);
     let report = scan(&ScanOptions::new(vec![case.to_path_buf()])).expect("scan");
     let mut problems = Vec::new();
-    let servers = expected
-        .get("server")
-        .and_then(|s| s.as_array())
-        .cloned()
-        .unwrap_or_default();
+    let servers = expected.get("server").and_then(|s| s.as_array()).cloned().unwrap_or_default();
     if servers.len() != report.servers.len() {
         let found: Vec<&str> = report.servers.iter().map(|s| s.id.as_str()).collect();
         problems.push(format!(
@@ -53,34 +49,21 @@ fn check_case(case: &Path) -> Vec<String> {
     }
     for (want, got) in servers.iter().zip(&report.servers) {
         let want = want.as_table().expect("[[server]] is a table");
-        let path = want
-            .get("path")
-            .and_then(|p| p.as_str())
-            .expect("[[server]] needs a path");
+        let path = want.get("path").and_then(|p| p.as_str()).expect("[[server]] needs a path");
         if got.path != path {
             problems.push(format!("server at {} where {} was expected", got.id, path));
         }
         if let Some(kind) = want.get("kind").and_then(|k| k.as_str())
             && got.kind != kind
         {
-            problems.push(format!(
-                "{}: kind {} where {} was expected",
-                got.id, got.kind, kind
-            ));
+            problems.push(format!("{}: kind {} where {} was expected", got.id, got.kind, kind));
         }
         for check in CHECKS {
             let Some(verdict) = want.get(check.id).and_then(|v| v.as_str()) else {
-                problems.push(format!(
-                    "{}: expected.toml gives no verdict for {}",
-                    got.id, check.id
-                ));
+                problems.push(format!("{}: expected.toml gives no verdict for {}", got.id, check.id));
                 continue;
             };
-            let actual = got
-                .checks
-                .iter()
-                .find(|c| c.id == check.id)
-                .expect("every check runs");
+            let actual = got.checks.iter().find(|c| c.id == check.id).expect("every check runs");
             if actual.verdict.name() != verdict {
                 problems.push(format!(
                     "{}: {} is {} ({}), expected {}",
@@ -114,23 +97,14 @@ fn check_case(case: &Path) -> Vec<String> {
 #[test]
 fn every_fixture_matches_its_expected_verdicts() {
     let cases = cases();
-    assert!(
-        cases.len() >= 10,
-        "fixtures are missing: found {}",
-        cases.len()
-    );
+    assert!(cases.len() >= 10, "fixtures are missing: found {}", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
         for p in check_case(case) {
             failures.push(format!("{}: {p}", case.display()));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} fixture problems:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} fixture problems:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// Servers in one repository must not borrow each other's helpers or handler tables:
@@ -140,34 +114,19 @@ fn scanning_all_fixtures_together_changes_no_verdict() {
     let report = scan(&ScanOptions::new(vec![PathBuf::from("fixtures")])).expect("scan");
     let mut failures = Vec::new();
     for case in cases() {
-        let rel = case
-            .strip_prefix("fixtures")
-            .expect("under fixtures")
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = case.strip_prefix("fixtures").expect("under fixtures").to_string_lossy().replace('\\', "/");
         let rel = rel.trim_start_matches('/');
-        let servers = expected(&case)
-            .get("server")
-            .and_then(|s| s.as_array())
-            .cloned()
-            .unwrap_or_default();
+        let servers = expected(&case).get("server").and_then(|s| s.as_array()).cloned().unwrap_or_default();
         for want in servers {
             let want = want.as_table().expect("table");
-            let path = format!(
-                "{rel}/{}",
-                want.get("path").and_then(|p| p.as_str()).expect("path")
-            );
+            let path = format!("{rel}/{}", want.get("path").and_then(|p| p.as_str()).expect("path"));
             let Some(got) = report.servers.iter().find(|s| s.path == path) else {
                 failures.push(format!("{path}: not found when scanning all fixtures"));
                 continue;
             };
             for check in CHECKS {
                 let want = want.get(check.id).and_then(|v| v.as_str()).unwrap_or("?");
-                let actual = got
-                    .checks
-                    .iter()
-                    .find(|c| c.id == check.id)
-                    .expect("check ran");
+                let actual = got.checks.iter().find(|c| c.id == check.id).expect("check ran");
                 if actual.verdict.name() != want {
                     failures.push(format!(
                         "{path}: {} is {} ({}), expected {want}",

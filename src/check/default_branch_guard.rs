@@ -24,11 +24,7 @@ pub fn run(v: &ServerView) -> Verdict {
                 span: r.reply.at(),
                 message: format!(
                     "the unknown-method fallback replies to a message without an id{}",
-                    if prefix.is_some() {
-                        " that is not under `notifications/`"
-                    } else {
-                        ""
-                    }
+                    if prefix.is_some() { " that is not under `notifications/`" } else { "" }
                 ),
             })
             .collect();
@@ -43,8 +39,5 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(
-        format!("an id-less message with an unknown method gets no reply{how}"),
-        evidence,
-    )
+    Verdict::pass(format!("an id-less message with an unknown method gets no reply{how}"), evidence)
 }

@@ -59,15 +59,10 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     match good {
         Some(span) if !unknown => Verdict::pass(
-            format!(
-                "a notification gets 202 Accepted with an empty body ({})",
-                v.at(span)
-            ),
+            format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
             Some(span),
         ),
-        _ if answers.is_empty() => {
-            Verdict::skip("no path from the HTTP handler reaches the dispatch")
-        }
+        _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),
         _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),
     }
 }

@@ -16,25 +16,15 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::skip("no path from the server's entry reaches its dispatch");
     }
     let bare_only = v.handles("initialized") && !v.handles(NAME);
-    let hint = if bare_only {
-        "; only the bare name `initialized` is matched"
-    } else {
-        ""
-    };
+    let hint = if bare_only { "; only the bare name `initialized` is matched" } else { "" };
     let findings: Vec<Finding> = run
         .replies()
         .iter()
         .filter(|r| r.reply.error.is_some())
-        .map(|r| Finding {
-            span: r.reply.at(),
-            message: format!("`{NAME}` reaches this error reply{hint}"),
-        })
+        .map(|r| Finding { span: r.reply.at(), message: format!("`{NAME}` reaches this error reply{hint}") })
         .collect();
     if let Some(first) = findings.first() {
-        let reason = format!(
-            "`{NAME}` is rejected with an error at {}{hint}",
-            v.at(first.span)
-        );
+        let reason = format!("`{NAME}` is rejected with an error at {}{hint}", v.at(first.span));
         return Verdict::fail(reason, findings);
     }
     // State that only the bare name sets never completes the real handshake.
@@ -57,8 +47,5 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (taken at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(
-        format!("`{NAME}` is accepted without an error{how}"),
-        evidence,
-    )
+    Verdict::pass(format!("`{NAME}` is accepted without an error{how}"), evidence)
 }

@@ -54,30 +54,15 @@ pub struct Verdict {
 
 impl Verdict {
     pub fn skip(reason: impl Into<String>) -> Verdict {
-        Verdict {
-            kind: VerdictKind::Skip,
-            reason: reason.into(),
-            findings: Vec::new(),
-            evidence: None,
-        }
+        Verdict { kind: VerdictKind::Skip, reason: reason.into(), findings: Vec::new(), evidence: None }
     }
     pub fn pass(reason: impl Into<String>, evidence: Option<Span>) -> Verdict {
-        Verdict {
-            kind: VerdictKind::Pass,
-            reason: reason.into(),
-            findings: Vec::new(),
-            evidence,
-        }
+        Verdict { kind: VerdictKind::Pass, reason: reason.into(), findings: Vec::new(), evidence }
     }
     pub fn fail(reason: impl Into<String>, mut findings: Vec<Finding>) -> Verdict {
         findings.sort();
         findings.dedup_by(|a, b| a.span == b.span);
-        Verdict {
-            kind: VerdictKind::Fail,
-            reason: reason.into(),
-            findings,
-            evidence: None,
-        }
+        Verdict { kind: VerdictKind::Fail, reason: reason.into(), findings, evidence: None }
     }
 }
 
@@ -95,30 +80,12 @@ impl CheckDef {
 
 /// Every check, in report order.
 pub const CHECKS: &[CheckDef] = &[
-    CheckDef {
-        id: "ab-001838/notification-no-reply",
-        run: notification_no_reply::run,
-    },
-    CheckDef {
-        id: "ab-001838/default-branch-guard",
-        run: default_branch_guard::run,
-    },
-    CheckDef {
-        id: "ab-001838/initialized-handled",
-        run: initialized_handled::run,
-    },
-    CheckDef {
-        id: "ab-001837/version-negotiation",
-        run: version_negotiation::run,
-    },
-    CheckDef {
-        id: "ab-001839/ping-support",
-        run: ping_support::run,
-    },
-    CheckDef {
-        id: "ab-001835/http-notification-202",
-        run: http_notification_202::run,
-    },
+    CheckDef { id: "ab-001838/notification-no-reply", run: notification_no_reply::run },
+    CheckDef { id: "ab-001838/default-branch-guard", run: default_branch_guard::run },
+    CheckDef { id: "ab-001838/initialized-handled", run: initialized_handled::run },
+    CheckDef { id: "ab-001837/version-negotiation", run: version_negotiation::run },
+    CheckDef { id: "ab-001839/ping-support", run: ping_support::run },
+    CheckDef { id: "ab-001835/http-notification-202", run: http_notification_202::run },
 ];
 
 /// One path from an entry, as a probe ran it.
@@ -156,12 +123,7 @@ impl ProbeRun {
                 }
             }
             path.outcome.value.replies(&mut found);
-            out.extend(
-                found
-                    .into_iter()
-                    .filter(|r| !r.pre_dispatch)
-                    .map(|reply| SentReply { reply, path }),
-            );
+            out.extend(found.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path }));
         }
         out.sort_by_key(|r| r.reply.at());
         out
@@ -173,10 +135,7 @@ impl ProbeRun {
         let mut out = Vec::new();
         for path in self.paths.iter().filter(|p| p.http && !p.outcome.raised) {
             let emitted = path.outcome.effects.iter().find_map(|e| match e {
-                Effect::Emit {
-                    value: Value::Http(h),
-                    ..
-                } => Some(h.clone()),
+                Effect::Emit { value: Value::Http(h), .. } => Some(h.clone()),
                 _ => None,
             });
             let answer = match (&path.outcome.value, emitted.as_ref()) {
@@ -191,13 +150,10 @@ impl ProbeRun {
     }
 
     pub fn sets_initialized(&self) -> Option<Span> {
-        self.paths
-            .iter()
-            .flat_map(|p| p.outcome.effects.iter())
-            .find_map(|e| match e {
-                Effect::SetInitialized(span) => Some(*span),
-                _ => None,
-            })
+        self.paths.iter().flat_map(|p| p.outcome.effects.iter()).find_map(|e| match e {
+            Effect::SetInitialized(span) => Some(*span),
+            _ => None,
+        })
     }
 
     /// The first place on any path that shows how the message was taken.
@@ -205,12 +161,7 @@ impl ProbeRun {
         let mut spans: Vec<Span> = self
             .paths
             .iter()
-            .filter_map(|p| {
-                p.outcome
-                    .id_check
-                    .or(p.outcome.method_branch)
-                    .or(p.outcome.prefix_check)
-            })
+            .filter_map(|p| p.outcome.id_check.or(p.outcome.method_branch).or(p.outcome.prefix_check))
             .collect();
         spans.sort();
         spans.into_iter().next()
@@ -235,12 +186,7 @@ pub struct ServerView<'p, 'a> {
 
 impl<'p, 'a> ServerView<'p, 'a> {
     pub fn new(prog: &'p Program<'a>, server: &'p Server, paths: &'p [String]) -> Self {
-        ServerView {
-            prog,
-            server,
-            paths,
-            cache: RefCell::new(HashMap::new()),
-        }
+        ServerView { prog, server, paths, cache: RefCell::new(HashMap::new()) }
     }
 
     pub fn probe(&self, probe: Probe) -> Rc<ProbeRun> {
@@ -265,11 +211,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 );
             }
             for outcome in outs {
-                paths.push(PathRun {
-                    entry: entry.function,
-                    http: entry.http,
-                    outcome,
-                });
+                paths.push(PathRun { entry: entry.function, http: entry.http, outcome });
             }
             incomplete |= interp.incomplete;
         }
@@ -280,11 +222,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
 
     /// `path:line` of a span, for reasons.
     pub fn at(&self, span: Span) -> String {
-        let path = self
-            .paths
-            .get(span.file as usize)
-            .map(String::as_str)
-            .unwrap_or("?");
+        let path = self.paths.get(span.file as usize).map(String::as_str).unwrap_or("?");
         format!("{}:{}", path, span.line)
     }
 
@@ -303,9 +241,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         }
         let run = self.probe(Probe::request(method));
         if run.paths.is_empty() {
-            return Err(Verdict::skip(
-                "no path from the server's entry reaches its dispatch",
-            ));
+            return Err(Verdict::skip("no path from the server's entry reaches its dispatch"));
         }
         if run.replies().is_empty() {
             return Err(Verdict::skip(format!(

@@ -16,11 +16,7 @@ pub fn run(v: &ServerView) -> Verdict {
         }
         judged = true;
         for sent in run.replies() {
-            let kind = if sent.reply.error.is_some() {
-                "an error"
-            } else {
-                "a result"
-            };
+            let kind = if sent.reply.error.is_some() { "an error" } else { "a result" };
             first_failing.get_or_insert((*method, kind, sent.reply.at()));
             match findings.iter_mut().find(|f| f.span == sent.reply.at()) {
                 Some(f) => {
@@ -39,10 +35,7 @@ pub fn run(v: &ServerView) -> Verdict {
         evidence = evidence.or(run.evidence());
     }
     if let Some((method, kind, span)) = first_failing {
-        let reason = format!(
-            "the notification `{method}` gets {kind} reply (built at {})",
-            v.at(span)
-        );
+        let reason = format!("the notification `{method}` gets {kind} reply (built at {})", v.at(span));
         return Verdict::fail(reason, findings);
     }
     if !judged {
@@ -52,8 +45,5 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(
-        format!("client notifications get no JSON-RPC reply{how}"),
-        evidence,
-    )
+    Verdict::pass(format!("client notifications get no JSON-RPC reply{how}"), evidence)
 }

@@ -32,9 +32,9 @@ pub fn run(v: &ServerView) -> Verdict {
             (None, Some(Value::Array(_))) => {
                 Some("`ping` is answered with an array `[]`, not an empty object `{}`".into())
             }
-            (None, Some(Value::Str(s))) => Some(format!(
-                "`ping` is answered with the string {s:?}, not an empty object `{{}}`"
-            )),
+            (None, Some(Value::Str(s))) => {
+                Some(format!("`ping` is answered with the string {s:?}, not an empty object `{{}}`"))
+            }
             (None, Some(Value::Null | Value::NoId)) | (None, None) => {
                 Some("`ping` is answered with `null`, not an empty object `{}`".into())
             }
@@ -44,10 +44,7 @@ pub fn run(v: &ServerView) -> Verdict {
             }
         };
         if let Some(message) = problem {
-            findings.push(Finding {
-                span: r.reply.at(),
-                message,
-            });
+            findings.push(Finding { span: r.reply.at(), message });
         }
     }
     // A server error on some paths (an inactive tenant, a closed backend) beside a correct
@@ -63,14 +60,12 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, findings);
     }
     match (good, unreadable) {
-        (Some(span), None) => Verdict::pass(
-            format!("`ping` is answered with an empty object ({})", v.at(span)),
-            Some(span),
-        ),
-        (_, Some(span)) => Verdict::skip(format!(
-            "cannot tell what the `ping` reply at {} holds",
-            v.at(span)
-        )),
+        (Some(span), None) => {
+            Verdict::pass(format!("`ping` is answered with an empty object ({})", v.at(span)), Some(span))
+        }
+        (_, Some(span)) => {
+            Verdict::skip(format!("cannot tell what the `ping` reply at {} holds", v.at(span)))
+        }
         (None, None) => Verdict::skip("no reply to `ping` could be read"),
     }
 }

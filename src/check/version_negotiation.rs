@@ -33,10 +33,7 @@ fn classify(v: &Value) -> Source {
 
 fn protocol_version(result: &Value) -> Option<&Value> {
     match result {
-        Value::Object(entries) => entries
-            .iter()
-            .find(|(k, _)| k == "protocolVersion")
-            .map(|(_, v)| v),
+        Value::Object(entries) => entries.iter().find(|(k, _)| k == "protocolVersion").map(|(_, v)| v),
         _ => None,
     }
 }
@@ -93,40 +90,29 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     if let Some((reason, span)) = passes.first() {
         let note = match rejects {
-            Some(s) => format!(
-                "; unsupported versions are rejected with an error at {}",
-                v.at(s)
-            ),
+            Some(s) => format!("; unsupported versions are rejected with an error at {}", v.at(s)),
             None => String::new(),
         };
         return Verdict::pass(format!("{reason} ({}){note}", v.at(*span)), Some(*span));
     }
     if let Some(span) = rejects {
         return Verdict::pass(
-            format!(
-                "initialize rejects unsupported protocol versions with -32602 ({})",
-                v.at(span)
-            ),
+            format!("initialize rejects unsupported protocol versions with -32602 ({})", v.at(span)),
             Some(span),
         );
     }
     if let Some(span) = not_found {
         let f = Finding {
             span,
-            message:
-                "`initialize` reaches the unknown-method fallback: there is no initialize handler"
-                    .into(),
+            message: "`initialize` reaches the unknown-method fallback: there is no initialize handler"
+                .into(),
         };
-        return Verdict::fail(
-            format!("initialize is not handled ({})", v.at(span)),
-            vec![f],
-        );
+        return Verdict::fail(format!("initialize is not handled ({})", v.at(span)), vec![f]);
     }
     match unreadable {
-        Some(span) => Verdict::skip(format!(
-            "cannot tell what the initialize result at {} holds",
-            v.at(span)
-        )),
+        Some(span) => {
+            Verdict::skip(format!("cannot tell what the initialize result at {} holds", v.at(span)))
+        }
         None => Verdict::skip("no initialize result could be read"),
     }
 }

@@ -33,14 +33,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a [u8], file: u32) -> Self {
-        Ctx {
-            src,
-            file,
-            depth: 0,
-            too_deep: false,
-            saw_stdin: false,
-            sdk_server: None,
-        }
+        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false, sdk_server: None }
     }
 
     pub fn text(&self, node: Node) -> &'a str {
@@ -170,9 +163,7 @@ pub fn message_field(key: &str) -> Option<MessageField> {
     match key {
         "method" | "Method" => Some(MessageField::Method),
         "id" | "ID" | "Id" => Some(MessageField::Id),
-        "protocolVersion" | "protocol_version" | "ProtocolVersion" => {
-            Some(MessageField::ProtocolVersion)
-        }
+        "protocolVersion" | "protocol_version" | "ProtocolVersion" => Some(MessageField::ProtocolVersion),
         _ => None,
     }
 }
@@ -191,16 +182,10 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error")
             && !matches!(v, Expr::Null)
         {
-            return Expr::Reply {
-                kind: ReplyExpr::Error(Box::new(v.clone())),
-                span,
-            };
+            return Expr::Reply { kind: ReplyExpr::Error(Box::new(v.clone())), span };
         }
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "result") {
-            return Expr::Reply {
-                kind: ReplyExpr::Result(Box::new(v.clone())),
-                span,
-            };
+            return Expr::Reply { kind: ReplyExpr::Result(Box::new(v.clone())), span };
         }
     }
     Expr::Object { entries, span }
@@ -266,19 +251,13 @@ pub fn call(
                     return Expr::Field(field);
                 }
                 if let Some(key) = args.into_iter().next() {
-                    return Expr::Lookup {
-                        collection: Box::new(recv),
-                        key: Box::new(key),
-                    };
+                    return Expr::Lookup { collection: Box::new(recv), key: Box::new(key) };
                 }
                 return Expr::opaque(vec![recv]);
             }
             "startswith" | "starts_with" | "startsWith" => {
                 if let Some(prefix) = first_str {
-                    return Expr::StartsWith {
-                        text: Box::new(recv),
-                        prefix,
-                    };
+                    return Expr::StartsWith { text: Box::new(recv), prefix };
                 }
             }
             "is_none" | "isNone" | "is_null" => return Expr::IsNull(Box::new(recv)),
@@ -289,16 +268,10 @@ pub fn call(
                     && (matches!(name.as_str(), "contains_key" | "has_key" | "hasOwnProperty")
                         || message_field(&key).is_some() && name == "has")
                 {
-                    return Expr::HasKey {
-                        object: Box::new(recv),
-                        key,
-                    };
+                    return Expr::HasKey { object: Box::new(recv), key };
                 }
                 if let Some(item) = args.into_iter().next() {
-                    return Expr::Member {
-                        item: Box::new(item),
-                        collection: Box::new(recv),
-                    };
+                    return Expr::Member { item: Box::new(item), collection: Box::new(recv) };
                 }
                 return Expr::opaque(vec![recv]);
             }
@@ -324,19 +297,11 @@ pub fn call(
             _ => None,
         })
     {
-        return Expr::Object {
-            entries: vec![("code".to_string(), Expr::Int(code))],
-            span,
-        };
+        return Expr::Object { entries: vec![("code".to_string(), Expr::Int(code))], span };
     }
     let mut all_args = args;
     all_args.extend(keywords.into_iter().map(|(_, v)| v));
-    Expr::Call {
-        callee,
-        receiver: receiver.map(Box::new),
-        args: all_args,
-        span,
-    }
+    Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
 }
 
 /// `Response(body, status_code=202)` and its relatives.
@@ -386,15 +351,8 @@ pub fn status_by_name(name: &str) -> Option<u16> {
 }
 
 /// Calls that build or start an SDK server.
-pub const SDK_SERVER_CALLS: &[&str] = &[
-    "FastMCP",
-    "Server",
-    "MCPServer",
-    "stdio_server",
-    "serve",
-    "serve_server",
-    "serve_with_ct",
-];
+pub const SDK_SERVER_CALLS: &[&str] =
+    &["FastMCP", "Server", "MCPServer", "stdio_server", "serve", "serve_server", "serve_with_ct"];
 
 /// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {

@@ -1,19 +1,12 @@
 //! Python: `tree-sitter-python` syntax trees to facts.
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, unquote};
-use crate::model::{
-    Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt,
-};
+use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
 /// Decorator and router method names that make a function an HTTP handler.
 const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
-const ROUTER_CALLS: &[&str] = &[
-    "add_api_route",
-    "add_route",
-    "add_url_rule",
-    "add_api_websocket_route",
-];
+const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "add_api_websocket_route"];
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let body = block_children(ctx, root, facts, None);
@@ -31,9 +24,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
-        .collect()
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
 }
 
 /// Lowers the statements of a block-like node; nested definitions become functions of their own.
@@ -49,43 +40,22 @@ fn block_children(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Optio
     out
 }
 
-fn block_of(
-    ctx: &mut Ctx,
-    node: Option<Node>,
-    facts: &mut FileFacts,
-    owner: Option<&str>,
-) -> Block {
+fn block_of(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts, owner: Option<&str>) -> Block {
     match node {
         Some(n) => block_children(ctx, n, facts, owner),
         None => Vec::new(),
     }
 }
 
-fn statement(
-    ctx: &mut Ctx,
-    node: Node,
-    facts: &mut FileFacts,
-    owner: Option<&str>,
-    out: &mut Block,
-) {
+fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
     match node.kind() {
         "function_definition" => function(ctx, node, facts, owner, &[]),
         "decorated_definition" => decorated(ctx, node, facts, owner),
         "class_definition" => {
-            let name = node
-                .child_by_field_name("name")
-                .map(|n| ctx.text(n).to_string());
-            let body = block_of(
-                ctx,
-                node.child_by_field_name("body"),
-                facts,
-                name.as_deref(),
-            );
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
             // Class-level assignments (handler tables) behave like module globals.
-            out.extend(
-                body.into_iter()
-                    .filter(|s| matches!(s, Stmt::Assign { .. })),
-            );
+            out.extend(body.into_iter().filter(|s| matches!(s, Stmt::Assign { .. })));
         }
         "expression_statement" => {
             for child in children(node) {
@@ -94,20 +64,11 @@ fn statement(
         }
         "return_statement" => {
             let value = children(node).first().map(|v| return_value(ctx, *v));
-            out.push(Stmt::Return {
-                value,
-                span: ctx.span(node),
-            });
+            out.push(Stmt::Return { value, span: ctx.span(node) });
         }
         "raise_statement" => {
-            let value = children(node)
-                .first()
-                .map(|v| expr(ctx, *v))
-                .unwrap_or_else(Expr::unknown);
-            out.push(Stmt::Raise {
-                value,
-                span: ctx.span(node),
-            });
+            let value = children(node).first().map(|v| expr(ctx, *v)).unwrap_or_else(Expr::unknown);
+            out.push(Stmt::Raise { value, span: ctx.span(node) });
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
         "match_statement" => out.push(Stmt::Expr(match_statement(ctx, node, facts, owner))),
@@ -116,32 +77,19 @@ fn statement(
             if let Some(right) = node.child_by_field_name("right") {
                 body.push(Stmt::Expr(expr(ctx, right)));
             }
-            body.extend(block_of(
-                ctx,
-                node.child_by_field_name("body"),
-                facts,
-                owner,
-            ));
+            body.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
             out.push(Stmt::Expr(Expr::Loop { body }));
         }
         "try_statement" => try_statement(ctx, node, facts, owner, out),
         "with_statement" => {
-            for item in children(node)
-                .into_iter()
-                .filter(|c| c.kind() == "with_clause")
-            {
+            for item in children(node).into_iter().filter(|c| c.kind() == "with_clause") {
                 for wi in children(item) {
                     if let Some(v) = wi.child_by_field_name("value") {
                         out.push(Stmt::Expr(expr(ctx, v)));
                     }
                 }
             }
-            out.extend(block_of(
-                ctx,
-                node.child_by_field_name("body"),
-                facts,
-                owner,
-            ));
+            out.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
         }
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
         "import_statement" | "import_from_statement" => import(ctx, node, facts),
@@ -152,10 +100,7 @@ fn statement(
 
 fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
     let modules: Vec<Node> = match node.kind() {
-        "import_from_statement" => node
-            .child_by_field_name("module_name")
-            .into_iter()
-            .collect(),
+        "import_from_statement" => node.child_by_field_name("module_name").into_iter().collect(),
         _ => {
             let mut cursor = node.walk();
             node.children_by_field_name("name", &mut cursor).collect()
@@ -163,17 +108,11 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
     };
     for m in modules {
         let name = match m.kind() {
-            "aliased_import" => m
-                .child_by_field_name("name")
-                .map(|n| ctx.text(n))
-                .unwrap_or(""),
+            "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
             _ => ctx.text(m),
         };
         if let Some(sdk) = sdk_for_import(Language::Python, name) {
-            facts.sdk_imports.push(SdkImport {
-                sdk: sdk.to_string(),
-                span: ctx.span(node),
-            });
+            facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(node) });
         }
     }
 }
@@ -181,26 +120,19 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
 fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
     match node.kind() {
         "assignment" | "augmented_assignment" => {
-            let (Some(left), Some(right)) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) else {
+            let (Some(left), Some(right)) =
+                (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            else {
                 return;
             };
             let span = ctx.span(node);
             let target = ctx.text(left).to_string();
             if left.kind() == "subscript" {
                 // `handlers["tools/list"] = on_list` registers a handler.
-                if let Some(key) = left
-                    .child_by_field_name("subscript")
-                    .filter(|k| k.kind() == "string")
-                {
+                if let Some(key) = left.child_by_field_name("subscript").filter(|k| k.kind() == "string") {
                     let method = unquote(ctx.text(key));
                     if crate::model::is_mcp_method(&method) {
-                        let registry = left
-                            .child_by_field_name("value")
-                            .map(|v| ctx.text(v))
-                            .unwrap_or("");
+                        let registry = left.child_by_field_name("value").map(|v| ctx.text(v)).unwrap_or("");
                         facts.registrations.push(Registration {
                             registry: registry.to_string(),
                             method,
@@ -216,11 +148,7 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                 out.push(Stmt::SetInitialized { span });
             }
             if matches!(left.kind(), "identifier" | "attribute") {
-                out.push(Stmt::Assign {
-                    target,
-                    value,
-                    span,
-                });
+                out.push(Stmt::Assign { target, value, span });
             } else {
                 out.push(Stmt::Expr(value));
             }
@@ -255,10 +183,7 @@ fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
 }
 
 fn decorated(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
-    let decorators: Vec<Node> = children(node)
-        .into_iter()
-        .filter(|c| c.kind() == "decorator")
-        .collect();
+    let decorators: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "decorator").collect();
     if let Some(def) = node.child_by_field_name("definition") {
         match def.kind() {
             "function_definition" => function(ctx, def, facts, owner, &decorators),
@@ -271,27 +196,15 @@ fn decorated(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     }
 }
 
-fn function(
-    ctx: &mut Ctx,
-    node: Node,
-    facts: &mut FileFacts,
-    owner: Option<&str>,
-    decorators: &[Node],
-) {
-    let name = node
-        .child_by_field_name("name")
-        .map(|n| ctx.text(n).to_string())
-        .unwrap_or_default();
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, decorators: &[Node]) {
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
     let mut http_route = false;
     for d in decorators {
         let Some(e) = children(*d).into_iter().next() else {
             continue;
         };
         let (func, args) = if e.kind() == "call" {
-            (
-                e.child_by_field_name("function"),
-                e.child_by_field_name("arguments"),
-            )
+            (e.child_by_field_name("function"), e.child_by_field_name("arguments"))
         } else {
             (Some(e), None)
         };
@@ -304,10 +217,7 @@ fn function(
         if let Some(first) = first.filter(|f| f.kind() == "string") {
             let method = unquote(ctx.text(first));
             if crate::model::is_mcp_method(&method) {
-                let registry = func_text
-                    .rsplit_once('.')
-                    .map(|(r, _)| r)
-                    .unwrap_or(func_text);
+                let registry = func_text.rsplit_once('.').map(|(r, _)| r).unwrap_or(func_text);
                 facts.registrations.push(Registration {
                     registry: registry.to_string(),
                     method,
@@ -334,35 +244,18 @@ fn function(
         })
         .unwrap_or_default();
     let body = node.child_by_field_name("body");
-    super::push_function(
-        ctx,
-        facts,
-        node,
-        name,
-        owner,
-        params,
-        http_route,
-        |ctx, facts| block_of(ctx, body, facts, owner),
-    );
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+        block_of(ctx, body, facts, owner)
+    });
 }
 
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
-    let cond = node
-        .child_by_field_name("condition")
-        .map(|c| expr(ctx, c))
-        .unwrap_or_else(Expr::unknown);
+    let cond = node.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
     let then = block_of(ctx, node.child_by_field_name("consequence"), facts, owner);
     let mut cursor = node.walk();
-    let alternatives: Vec<Node> = node
-        .children_by_field_name("alternative", &mut cursor)
-        .collect();
+    let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
     let otherwise = else_chain(ctx, &alternatives, facts, owner);
-    Expr::If {
-        cond: Box::new(cond),
-        then,
-        otherwise,
-        span: ctx.span(node),
-    }
+    Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(node) }
 }
 
 fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option<&str>) -> Block {
@@ -371,59 +264,32 @@ fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option
     };
     match first.kind() {
         "elif_clause" => {
-            let cond = first
-                .child_by_field_name("condition")
-                .map(|c| expr(ctx, c))
-                .unwrap_or_else(Expr::unknown);
+            let cond =
+                first.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
             let then = block_of(ctx, first.child_by_field_name("consequence"), facts, owner);
             let otherwise = else_chain(ctx, rest, facts, owner);
-            vec![Stmt::Expr(Expr::If {
-                cond: Box::new(cond),
-                then,
-                otherwise,
-                span: ctx.span(*first),
-            })]
+            vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(*first) })]
         }
         _ => block_of(ctx, first.child_by_field_name("body"), facts, owner),
     }
 }
 
 fn match_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
-    let subject = node
-        .child_by_field_name("subject")
-        .map(|s| expr(ctx, s))
-        .unwrap_or_else(Expr::unknown);
+    let subject = node.child_by_field_name("subject").map(|s| expr(ctx, s)).unwrap_or_else(Expr::unknown);
     let mut arms = Vec::new();
     if let Some(body) = node.child_by_field_name("body") {
-        for clause in children(body)
-            .into_iter()
-            .filter(|c| c.kind() == "case_clause")
-        {
+        for clause in children(body).into_iter().filter(|c| c.kind() == "case_clause") {
             let mut patterns = Vec::new();
-            for p in children(clause)
-                .into_iter()
-                .filter(|c| c.kind() == "case_pattern")
-            {
+            for p in children(clause).into_iter().filter(|c| c.kind() == "case_pattern") {
                 case_pattern(ctx, p, &mut patterns);
             }
-            let guard = clause
-                .child_by_field_name("guard")
-                .and_then(|g| g.named_child(0))
-                .map(|g| expr(ctx, g));
+            let guard =
+                clause.child_by_field_name("guard").and_then(|g| g.named_child(0)).map(|g| expr(ctx, g));
             let body = block_of(ctx, clause.child_by_field_name("consequence"), facts, owner);
-            arms.push(Arm {
-                patterns,
-                guard,
-                body,
-                span: ctx.span(clause),
-            });
+            arms.push(Arm { patterns, guard, body, span: ctx.span(clause) });
         }
     }
-    Expr::Match {
-        subject: Box::new(subject),
-        arms,
-        span: ctx.span(node),
-    }
+    Expr::Match { subject: Box::new(subject), arms, span: ctx.span(node) }
 }
 
 fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
@@ -435,12 +301,7 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
     };
     match first.kind() {
         "string" => out.push(Pattern::Str(unquote(ctx.text(*first)))),
-        "integer" => out.push(
-            ctx.text(*first)
-                .parse()
-                .map(Pattern::Int)
-                .unwrap_or(Pattern::Unknown),
-        ),
+        "integer" => out.push(ctx.text(*first).parse().map(Pattern::Int).unwrap_or(Pattern::Unknown)),
         "union_pattern" => {
             for alt in children(*first) {
                 match alt.kind() {
@@ -452,22 +313,14 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
         "dotted_name" if ctx.text(*first) == "_" => out.push(Pattern::Any(None)),
         "dotted_name" | "identifier" => out.push(Pattern::Any(Some(ctx.text(*first).to_string()))),
         "as_pattern" => {
-            let alias = first
-                .child_by_field_name("alias")
-                .map(|a| ctx.text(a).to_string());
+            let alias = first.child_by_field_name("alias").map(|a| ctx.text(a).to_string());
             out.push(Pattern::Any(alias));
         }
         _ => out.push(Pattern::Unknown),
     }
 }
 
-fn try_statement(
-    ctx: &mut Ctx,
-    node: Node,
-    facts: &mut FileFacts,
-    owner: Option<&str>,
-    out: &mut Block,
-) {
+fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
     let mut body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
     let mut handler = Vec::new();
     let mut binding = None;
@@ -483,12 +336,7 @@ fn try_statement(
                 let block = children(clause).into_iter().find(|c| c.kind() == "block");
                 handler = block_of(ctx, block, facts, owner);
             }
-            "else_clause" => body.extend(block_of(
-                ctx,
-                clause.child_by_field_name("body"),
-                facts,
-                owner,
-            )),
+            "else_clause" => body.extend(block_of(ctx, clause.child_by_field_name("body"), facts, owner)),
             "finally_clause" => {
                 let block = children(clause).into_iter().find(|c| c.kind() == "block");
                 finally = block_of(ctx, block, facts, owner);
@@ -496,11 +344,7 @@ fn try_statement(
             _ => {}
         }
     }
-    out.push(Stmt::Expr(Expr::Try {
-        body,
-        handler,
-        binding,
-    }));
+    out.push(Stmt::Expr(Expr::Try { body, handler, binding }));
     out.extend(finally);
 }
 
@@ -513,11 +357,7 @@ fn return_value(ctx: &mut Ctx, node: Node) -> Expr {
             && let Ok(status) = ctx.text(items[1]).parse::<u16>()
         {
             let body = expr(ctx, items[0]);
-            return Expr::Http {
-                status: Some(status),
-                body: Some(Box::new(body)),
-                span: ctx.span(node),
-            };
+            return Expr::Http { status: Some(status), body: Some(Box::new(body)), span: ctx.span(node) };
         }
     }
     expr(ctx, node)
@@ -544,16 +384,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         "none" => Expr::Null,
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
-        "integer" => ctx
-            .text(node)
-            .parse()
-            .map(Expr::Int)
-            .unwrap_or_else(|_| Expr::unknown()),
+        "integer" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
         "unary_operator" => {
-            let arg = node
-                .child_by_field_name("argument")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
+            let arg =
+                node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             match (ctx.text(node).starts_with('-'), arg) {
                 (true, Expr::Int(n)) => Expr::Int(-n),
                 (_, other) => Expr::opaque(vec![other]),
@@ -564,25 +398,15 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
             let parts: Vec<Expr> = children(node).into_iter().map(|c| string(ctx, c)).collect();
             if parts.iter().all(|p| matches!(p, Expr::Str(_))) {
                 Expr::Str(
-                    parts
-                        .into_iter()
-                        .map(|p| {
-                            if let Expr::Str(s) = p {
-                                s
-                            } else {
-                                String::new()
-                            }
-                        })
-                        .collect(),
+                    parts.into_iter().map(|p| if let Expr::Str(s) = p { s } else { String::new() }).collect(),
                 )
             } else {
                 Expr::opaque(parts)
             }
         }
-        "parenthesized_expression" | "await" => children(node)
-            .first()
-            .map(|c| expr(ctx, *c))
-            .unwrap_or_else(Expr::unknown),
+        "parenthesized_expression" | "await" => {
+            children(node).first().map(|c| expr(ctx, *c)).unwrap_or_else(Expr::unknown)
+        }
         "attribute" => attribute(ctx, node),
         "subscript" => {
             let value = node.child_by_field_name("value");
@@ -593,18 +417,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
                     let key = unquote(ctx.text(k));
                     match message_field(&key) {
                         Some(f) => Expr::Field(f),
-                        None => Expr::Lookup {
-                            collection: Box::new(collection),
-                            key: Box::new(Expr::Str(key)),
-                        },
+                        None => {
+                            Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(key)) }
+                        }
                     }
                 }
                 Some(k) => {
                     let key = expr(ctx, k);
-                    Expr::Lookup {
-                        collection: Box::new(collection),
-                        key: Box::new(key),
-                    }
+                    Expr::Lookup { collection: Box::new(collection), key: Box::new(key) }
                 }
                 None => collection,
             }
@@ -612,25 +432,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         "call" => call_expr(ctx, node),
         "comparison_operator" => comparison(ctx, node),
         "not_operator" => {
-            let arg = node
-                .child_by_field_name("argument")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
+            let arg =
+                node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             Expr::Not(Box::new(arg))
         }
         "boolean_operator" => {
-            let left = node
-                .child_by_field_name("left")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
-            let right = node
-                .child_by_field_name("right")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
-            let op = node
-                .child_by_field_name("operator")
-                .map(|o| ctx.text(o))
-                .unwrap_or("");
+            let left = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let right = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
             if op == "and" {
                 Expr::And(Box::new(left), Box::new(right))
             } else {
@@ -656,52 +465,30 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         "dictionary" => {
             let mut entries = Vec::new();
             for pair in children(node).into_iter().filter(|c| c.kind() == "pair") {
-                let (Some(k), Some(v)) = (
-                    pair.child_by_field_name("key"),
-                    pair.child_by_field_name("value"),
-                ) else {
+                let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
+                else {
                     continue;
                 };
                 let value = expr(ctx, v);
-                let key = if k.kind() == "string" {
-                    unquote(ctx.text(k))
-                } else {
-                    ctx.text(k).to_string()
-                };
+                let key = if k.kind() == "string" { unquote(ctx.text(k)) } else { ctx.text(k).to_string() };
                 entries.push((key, value));
             }
             object(entries, ctx.span(node))
         }
         "list" | "tuple" | "set" | "expression_list" => {
             let items = children(node).into_iter().map(|c| expr(ctx, c)).collect();
-            Expr::Array {
-                items,
-                span: ctx.span(node),
-            }
+            Expr::Array { items, span: ctx.span(node) }
         }
-        "list_comprehension"
-        | "generator_expression"
-        | "set_comprehension"
-        | "dictionary_comprehension" => {
-            let body = node
-                .child_by_field_name("body")
-                .map(|b| expr(ctx, b))
-                .unwrap_or_else(Expr::unknown);
+        "list_comprehension" | "generator_expression" | "set_comprehension" | "dictionary_comprehension" => {
+            let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
             Expr::opaque(vec![body])
         }
-        "keyword_argument" => node
-            .child_by_field_name("value")
-            .map(|v| expr(ctx, v))
-            .unwrap_or_else(Expr::unknown),
+        "keyword_argument" => {
+            node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown)
+        }
         "binary_operator" => {
-            let l = node
-                .child_by_field_name("left")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
-            let r = node
-                .child_by_field_name("right")
-                .map(|a| expr(ctx, a))
-                .unwrap_or_else(Expr::unknown);
+            let l = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let r = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             Expr::opaque(vec![l, r])
         }
         _ => {
@@ -712,27 +499,19 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
 }
 
 fn string(ctx: &mut Ctx, node: Node) -> Expr {
-    let interpolations: Vec<Node> = children(node)
-        .into_iter()
-        .filter(|c| c.kind() == "interpolation")
-        .collect();
+    let interpolations: Vec<Node> =
+        children(node).into_iter().filter(|c| c.kind() == "interpolation").collect();
     if interpolations.is_empty() {
         Expr::Str(unquote(ctx.text(node)))
     } else {
-        let parts = interpolations
-            .into_iter()
-            .filter_map(|i| i.named_child(0))
-            .map(|e| expr(ctx, e))
-            .collect();
+        let parts =
+            interpolations.into_iter().filter_map(|i| i.named_child(0)).map(|e| expr(ctx, e)).collect();
         Expr::opaque(parts)
     }
 }
 
 fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
-    let attr = node
-        .child_by_field_name("attribute")
-        .map(|a| ctx.text(a))
-        .unwrap_or("");
+    let attr = node.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
     if attr == "stdin" {
         ctx.saw_stdin = true;
     }
@@ -740,16 +519,10 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         return Expr::Field(f);
     }
     let text = ctx.text(node);
-    if text
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-    {
+    if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
         return Expr::Var(text.to_string());
     }
-    let object = node
-        .child_by_field_name("object")
-        .map(|o| expr(ctx, o))
-        .unwrap_or_else(Expr::unknown);
+    let object = node.child_by_field_name("object").map(|o| expr(ctx, o)).unwrap_or_else(Expr::unknown);
     Expr::opaque(vec![object])
 }
 
@@ -762,24 +535,15 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     let mut keywords = Vec::new();
     if let Some(arglist) = node.child_by_field_name("arguments") {
         // `all(x for x in xs)`: the generator is the whole argument list.
-        let items = if arglist.kind() == "generator_expression" {
-            vec![arglist]
-        } else {
-            children(arglist)
-        };
+        let items = if arglist.kind() == "generator_expression" { vec![arglist] } else { children(arglist) };
         for a in items {
             if a.kind() == "keyword_argument" {
-                let name = a
-                    .child_by_field_name("name")
-                    .map(|n| ctx.text(n).to_string())
-                    .unwrap_or_default();
+                let name = a.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
                 let value_node = a.child_by_field_name("value");
                 if name == "file" && value_node.is_some_and(|v| ctx.text(v).contains("stderr")) {
                     return Expr::unknown();
                 }
-                let value = value_node
-                    .map(|v| expr(ctx, v))
-                    .unwrap_or_else(Expr::unknown);
+                let value = value_node.map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
                 keywords.push((name, value));
             } else {
                 args.push(expr(ctx, a));
@@ -817,10 +581,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             return args.pop().map(unwrap_opaque).unwrap_or_else(Expr::unknown);
         }
         "dict" if args.is_empty() && keywords.is_empty() => {
-            return Expr::Object {
-                entries: Vec::new(),
-                span,
-            };
+            return Expr::Object { entries: Vec::new(), span };
         }
         "dict" if args.is_empty() => return object(keywords, span),
         // Probes are single JSON objects: a dict, never a batch.
@@ -872,33 +633,19 @@ fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
             right: Box::new(right),
             negated: false,
         }),
-        "!=" | "is not" => is_null(&left, &right)
-            .map(|e| Expr::Not(Box::new(e)))
-            .unwrap_or(Expr::Eq {
-                left: Box::new(left),
-                right: Box::new(right),
-                negated: true,
-            }),
+        "!=" | "is not" => is_null(&left, &right).map(|e| Expr::Not(Box::new(e))).unwrap_or(Expr::Eq {
+            left: Box::new(left),
+            right: Box::new(right),
+            negated: true,
+        }),
         "in" | "not in" => {
             let test = match (&left, left_is_key, &right) {
-                (Expr::Str(key), true, r)
-                    if !matches!(r, Expr::Array { .. } | Expr::Object { .. }) =>
-                {
-                    Expr::HasKey {
-                        object: Box::new(right.clone()),
-                        key: key.clone(),
-                    }
+                (Expr::Str(key), true, r) if !matches!(r, Expr::Array { .. } | Expr::Object { .. }) => {
+                    Expr::HasKey { object: Box::new(right.clone()), key: key.clone() }
                 }
-                _ => Expr::Member {
-                    item: Box::new(left),
-                    collection: Box::new(right),
-                },
+                _ => Expr::Member { item: Box::new(left), collection: Box::new(right) },
             };
-            if ops[0] == "in" {
-                test
-            } else {
-                Expr::Not(Box::new(test))
-            }
+            if ops[0] == "in" { test } else { Expr::Not(Box::new(test)) }
         }
         _ => Expr::opaque(vec![left, right]),
     }

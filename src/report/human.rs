@@ -21,13 +21,7 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "  [{}] {}  ({})", i + 1, s.id, traits.join(", "));
         }
         let _ = writeln!(out);
-        let width = report
-            .checks
-            .iter()
-            .map(|c| c.id.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
+        let width = report.checks.iter().map(|c| c.id.len()).max().unwrap_or(5).max(5);
         let _ = write!(out, "{:width$}", "check");
         for i in 0..report.servers.len() {
             let _ = write!(out, "  {:>5}", format!("[{}]", i + 1));
@@ -36,12 +30,7 @@ pub fn render(report: &Report) -> String {
         for c in &report.checks {
             let _ = write!(out, "{:width$}", c.id);
             for s in &report.servers {
-                let v = s
-                    .checks
-                    .iter()
-                    .find(|k| k.id == c.id)
-                    .map(|k| k.verdict.name())
-                    .unwrap_or("-");
+                let v = s.checks.iter().find(|k| k.id == c.id).map(|k| k.verdict.name()).unwrap_or("-");
                 let _ = write!(out, "  {v:>5}");
             }
             let _ = writeln!(out);
@@ -51,11 +40,7 @@ pub fn render(report: &Report) -> String {
             for c in &s.checks {
                 let _ = writeln!(out, "  {:<4}  {}: {}", c.verdict.name(), c.id, c.reason);
                 for f in &c.findings {
-                    let _ = writeln!(
-                        out,
-                        "        {}:{}:{}: {}",
-                        f.path, f.line, f.column, f.message
-                    );
+                    let _ = writeln!(out, "        {}:{}:{}: {}", f.path, f.line, f.column, f.message);
                 }
             }
         }
@@ -72,11 +57,7 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "  {}:{}:{}", l.path, l.line, l.column);
         }
     }
-    let failing = report
-        .checks
-        .iter()
-        .filter(|c| c.verdict == VerdictKind::Fail)
-        .count();
+    let failing = report.checks.iter().filter(|c| c.verdict == VerdictKind::Fail).count();
     let _ = writeln!(
         out,
         "\n{} {}, {} failing {}, {} skipped {}",

@@ -93,10 +93,8 @@ impl Report {
 /// The whole run's verdict for one check: fail if any server fails, else pass
 /// if any passes, else skip.
 pub fn summarize(id: &'static str, servers: &[ServerReport]) -> RunCheck {
-    let verdicts: Vec<(&ServerReport, &CheckReport)> = servers
-        .iter()
-        .filter_map(|s| s.checks.iter().find(|c| c.id == id).map(|c| (s, c)))
-        .collect();
+    let verdicts: Vec<(&ServerReport, &CheckReport)> =
+        servers.iter().filter_map(|s| s.checks.iter().find(|c| c.id == id).map(|c| (s, c))).collect();
     let count = |k: VerdictKind| verdicts.iter().filter(|(_, c)| c.verdict == k).count();
     let (fails, passes) = (count(VerdictKind::Fail), count(VerdictKind::Pass));
     if fails > 0 {
@@ -105,11 +103,7 @@ pub fn summarize(id: &'static str, servers: &[ServerReport]) -> RunCheck {
             .filter(|(_, c)| c.verdict == VerdictKind::Fail)
             .map(|(s, _)| s.id.as_str())
             .collect();
-        RunCheck {
-            id,
-            verdict: VerdictKind::Fail,
-            reason: format!("fails on {}", names.join(", ")),
-        }
+        RunCheck { id, verdict: VerdictKind::Fail, reason: format!("fails on {}", names.join(", ")) }
     } else if passes > 0 {
         RunCheck {
             id,
@@ -117,14 +111,8 @@ pub fn summarize(id: &'static str, servers: &[ServerReport]) -> RunCheck {
             reason: format!("passes on {passes} of {} servers", verdicts.len()),
         }
     } else {
-        let reason = verdicts
-            .first()
-            .map(|(_, c)| c.reason.clone())
-            .unwrap_or_else(|| "no MCP server found".into());
-        RunCheck {
-            id,
-            verdict: VerdictKind::Skip,
-            reason,
-        }
+        let reason =
+            verdicts.first().map(|(_, c)| c.reason.clone()).unwrap_or_else(|| "no MCP server found".into());
+        RunCheck { id, verdict: VerdictKind::Skip, reason }
     }
 }

@@ -1,0 +1,213 @@
+//! Branches: conditions decided by the probe, `match` arms, and what an
+//! undecided condition tells about the values on each side.
+
+use super::{Interp, State, limit};
+use crate::model::{Arm, Block, Expr, Pattern, Span};
+use crate::value::Value;
+
+impl<'p, 'a> Interp<'p, 'a> {
+    pub(super) fn decide(&mut self, st: State, cond: &Expr) -> Vec<(State, Option<bool>, bool, bool, bool)> {
+        let saved = (self.touched_id, self.touched_method, self.touched_prefix);
+        self.touched_id = false;
+        self.touched_method = false;
+        self.touched_prefix = false;
+        let results = self.eval(st, cond);
+        let touched = (self.touched_id, self.touched_method, self.touched_prefix);
+        self.touched_id = saved.0;
+        self.touched_method = saved.1;
+        self.touched_prefix = saved.2;
+        results.into_iter().map(|(s, v)| (s, v.truthy(), touched.0, touched.1, touched.2)).collect()
+    }
+
+    pub(super) fn eval_if(
+        &mut self,
+        st: State,
+        cond: &Expr,
+        then: &Block,
+        otherwise: &Block,
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut out = Vec::new();
+        for (s, truth, id, method, prefix) in self.decide(st, cond) {
+            let branches: &[bool] = match truth {
+                Some(true) => &[true],
+                Some(false) => &[false],
+                None => &[true, false],
+            };
+            for &b in branches {
+                let mut s2 = s.clone();
+                if truth.is_some() {
+                    s2.saw_message |= id || method;
+                    if id {
+                        s2.id_check = Some(span);
+                    }
+                    if method && b {
+                        s2.method_branch = Some(span);
+                    }
+                    if prefix {
+                        s2.prefix_check = Some(span);
+                    }
+                } else {
+                    refine(&mut s2, cond, b);
+                }
+                let block = if b { then } else { otherwise };
+                for mut s3 in self.exec_block(s2, block) {
+                    let v = s3.yielded.take().unwrap_or(Value::Null);
+                    out.push((s3, v));
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn eval_match(
+        &mut self,
+        st: State,
+        subject: &Value,
+        subject_expr: &Expr,
+        arms: &[Arm],
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut out = Vec::new();
+        // Paths still looking for an arm.
+        let mut pending = vec![st];
+        for arm in arms {
+            let mut still = Vec::new();
+            for s in pending {
+                let (truth, binding) = match_arm(subject, &arm.patterns);
+                if truth == Some(false) {
+                    still.push(s);
+                    continue;
+                }
+                let mut taken = s.clone();
+                if let Some((name, v)) = &binding {
+                    taken.env.insert(name.clone(), v.clone());
+                }
+                let method_decided = truth == Some(true) && matches!(subject, Value::Method(_));
+                taken.saw_message |=
+                    truth.is_some() && matches!(subject, Value::Method(_) | Value::Id | Value::NoId);
+                if matches!(subject, Value::Id | Value::NoId) && truth.is_some() {
+                    taken.id_check = Some(span);
+                }
+                if method_decided {
+                    taken.method_branch = Some(arm.span);
+                }
+                if truth.is_none() {
+                    refine_variant(&mut taken, subject_expr, &arm.patterns);
+                    still.push(s);
+                }
+                let guarded: Vec<State> = match &arm.guard {
+                    None => vec![taken],
+                    Some(g) => {
+                        let mut ok = Vec::new();
+                        for (gs, gt, ..) in self.decide(taken, g) {
+                            match gt {
+                                Some(true) => ok.push(gs),
+                                Some(false) => still.push(gs),
+                                None => {
+                                    ok.push(gs.clone());
+                                    still.push(gs);
+                                }
+                            }
+                        }
+                        ok
+                    }
+                };
+                for g in guarded {
+                    for mut s3 in self.exec_block(g, &arm.body) {
+                        let v = s3.yielded.take().unwrap_or(Value::Null);
+                        out.push((s3, v));
+                    }
+                }
+            }
+            pending = limit(still, &mut self.incomplete);
+            if pending.is_empty() {
+                break;
+            }
+        }
+        out.extend(pending.into_iter().map(|s| (s, Value::Null)));
+        out
+    }
+}
+
+/// Whether a value matches one of an arm's patterns, and what it binds.
+fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Option<(String, Value)>) {
+    let mut unknown = None;
+    for p in patterns {
+        let (t, b) = match_pattern(subject, p);
+        match t {
+            Some(true) => return (Some(true), b),
+            None if unknown.is_none() => unknown = Some(b),
+            _ => {}
+        }
+    }
+    match unknown {
+        Some(binding) => (None, binding),
+        None if patterns.is_empty() => (None, None),
+        None => (Some(false), None),
+    }
+}
+
+fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value)>) {
+    match p {
+        Pattern::Any(binding) => (Some(true), binding.clone().map(|b| (b, v.clone()))),
+        Pattern::Str(s) => match v {
+            Value::Method(m) | Value::Str(m) => (Some(m == s), None),
+            _ => (None, None),
+        },
+        Pattern::Int(n) => match v {
+            Value::Int(m) => (Some(m == n), None),
+            _ => (None, None),
+        },
+        Pattern::Variant { name, binding } => {
+            let bind = |inner: Value| binding.clone().map(|b| (b, inner));
+            match (name.as_str(), v) {
+                (n, Value::Variant(vn, inner)) if matches!(n, "Ok" | "Err" | "Some" | "None") => {
+                    let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                    (Some(n == vn), bind(inner))
+                }
+                ("None", x) => (x.is_nullish(), None),
+                ("Some", x) => (x.is_nullish().map(|b| !b), bind(x.clone())),
+                // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
+                _ => (None, bind(v.clone())),
+            }
+        }
+        Pattern::Unknown => (None, None),
+    }
+}
+
+/// On a path where an undecided condition held (or failed), records what it tells:
+/// a client version tested against a set is checked from then on.
+fn refine(st: &mut State, cond: &Expr, holds: bool) {
+    match cond {
+        Expr::Not(inner) => refine(st, inner, !holds),
+        Expr::Member { item, .. } | Expr::Eq { left: item, .. }
+            if holds ^ matches!(cond, Expr::Eq { negated: true, .. }) =>
+        {
+            mark_checked(st, item)
+        }
+        Expr::And(a, b) if holds => {
+            refine(st, a, true);
+            refine(st, b, true);
+        }
+        Expr::Or(a, b) if !holds => {
+            refine(st, a, false);
+            refine(st, b, false);
+        }
+        _ => {}
+    }
+}
+
+fn refine_variant(st: &mut State, subject: &Expr, patterns: &[Pattern]) {
+    if patterns.iter().any(|p| matches!(p, Pattern::Str(_))) {
+        mark_checked(st, subject);
+    }
+}
+
+fn mark_checked(st: &mut State, e: &Expr) {
+    if let Expr::Var(name) = e
+        && let Some(v @ Value::ClientVersion { .. }) = st.env.get_mut(name)
+    {
+        *v = Value::ClientVersion { checked: true };
+    }
+}

@@ -1,0 +1,511 @@
+//! Expressions: values, comparisons, lookups and calls on one path.
+
+use super::{HTTP_VERBS, Interp, MAX_PATHS, MAX_STEPS, SINKS, State, Status};
+use crate::model::{Expr, FnId, MessageField, ReplyExpr, Span};
+use crate::value::{Effect, HttpValue, Reply, Value, error_code, join};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+impl<'p, 'a> Interp<'p, 'a> {
+    /// Evaluates an expression on one path; control flow inside it may fork the path.
+    pub(super) fn eval(&mut self, st: State, e: &Expr) -> Vec<(State, Value)> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            self.incomplete = true;
+            return vec![(st, Value::unknown())];
+        }
+        match e {
+            Expr::Null => vec![(st, Value::Null)],
+            Expr::Bool(b) => vec![(st, Value::Bool(*b))],
+            Expr::Int(n) => vec![(st, Value::Int(*n))],
+            Expr::Str(s) => vec![(st, Value::Str(s.clone()))],
+            Expr::Field(f) => {
+                let v = self.field(*f);
+                vec![(st, v)]
+            }
+            Expr::Var(name) => {
+                let v = self.var(&st, name);
+                self.note_touch(&v);
+                vec![(st, v)]
+            }
+            Expr::FnRef(name) => {
+                let v = self.prog.resolve(name, self.here()).map(Value::Func).unwrap_or_else(Value::unknown);
+                vec![(st, v)]
+            }
+            Expr::Object { entries, .. } => {
+                let exprs: Vec<&Expr> = entries.iter().map(|(_, v)| v).collect();
+                self.eval_all(st, &exprs)
+                    .into_iter()
+                    .map(|(s, vals)| {
+                        let obj = entries.iter().map(|(k, _)| k.clone()).zip(vals).collect();
+                        (s, Value::Object(Rc::new(obj)))
+                    })
+                    .collect()
+            }
+            Expr::Array { items, .. } => {
+                let exprs: Vec<&Expr> = items.iter().collect();
+                self.eval_all(st, &exprs)
+                    .into_iter()
+                    .map(|(s, vals)| (s, Value::Array(Rc::new(vals))))
+                    .collect()
+            }
+            Expr::Reply { kind, span } => {
+                let (inner, is_error) = match kind {
+                    ReplyExpr::Result(x) => (x.as_ref(), false),
+                    ReplyExpr::Error(x) => (x.as_ref(), true),
+                };
+                self.eval(st, inner)
+                    .into_iter()
+                    .map(|(s, v)| {
+                        let reply = if is_error {
+                            Reply {
+                                result: None,
+                                error: Some(error_code(&v)),
+                                span: *span,
+                                site: None,
+                                pre_dispatch: false,
+                            }
+                        } else {
+                            Reply {
+                                result: Some(v),
+                                error: None,
+                                span: *span,
+                                site: None,
+                                pre_dispatch: false,
+                            }
+                        };
+                        (s, Value::Reply(Rc::new(reply)))
+                    })
+                    .collect()
+            }
+            Expr::Http { status, body, span } => match body {
+                Some(b) => self
+                    .eval(st, b)
+                    .into_iter()
+                    .map(|(s, v)| {
+                        let h = HttpValue { status: *status, body: Some(v), span: *span };
+                        (s, Value::Http(Rc::new(h)))
+                    })
+                    .collect(),
+                None => {
+                    let h = HttpValue { status: *status, body: None, span: *span };
+                    vec![(st, Value::Http(Rc::new(h)))]
+                }
+            },
+            Expr::Call { callee, receiver, args, span } => {
+                self.eval_call(st, callee, receiver.as_deref(), args, *span)
+            }
+            Expr::Eq { left, right, negated } => {
+                let negated = *negated;
+                self.eval_pair(st, left, right, move |this, l, r| {
+                    let v = this.equals(l, r);
+                    match (v, negated) {
+                        (Value::Bool(b), true) => Value::Bool(!b),
+                        (v, _) => v,
+                    }
+                })
+            }
+            Expr::IsNull(x) => self
+                .eval(st, x)
+                .into_iter()
+                .map(|(s, v)| (s, v.is_nullish().map(Value::Bool).unwrap_or_else(Value::unknown)))
+                .collect(),
+            Expr::HasKey { object, key } => self
+                .eval(st, object)
+                .into_iter()
+                .map(|(s, obj)| {
+                    let v = match (&obj, key.as_str()) {
+                        (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
+                        (_, "id") => {
+                            self.touched_id = true;
+                            Value::Bool(self.probe.has_id)
+                        }
+                        (_, "method") => Value::Bool(true),
+                        _ => Value::unknown(),
+                    };
+                    (s, v)
+                })
+                .collect(),
+            Expr::Member { item, collection } => {
+                self.eval_pair(st, item, collection, |this, i, c| this.member(i, c))
+            }
+            Expr::StartsWith { text, prefix } => {
+                let prefix = prefix.clone();
+                self.eval(st, text)
+                    .into_iter()
+                    .map(|(s, v)| {
+                        let r = match &v {
+                            Value::Method(m) => {
+                                self.touched_prefix = true;
+                                Value::Bool(m.starts_with(&prefix))
+                            }
+                            Value::Str(t) => Value::Bool(t.starts_with(&prefix)),
+                            _ => Value::unknown(),
+                        };
+                        (s, r)
+                    })
+                    .collect()
+            }
+            Expr::Not(x) => self
+                .eval(st, x)
+                .into_iter()
+                .map(|(s, v)| (s, v.truthy().map(|b| Value::Bool(!b)).unwrap_or_else(Value::unknown)))
+                .collect(),
+            Expr::And(a, b) | Expr::Or(a, b) => {
+                let is_and = matches!(e, Expr::And(..));
+                let mut out = Vec::new();
+                for (s, va) in self.eval(st, a) {
+                    match (va.truthy(), is_and) {
+                        (Some(false), true) => out.push((s, Value::Bool(false))),
+                        (Some(true), false) => out.push((s, va)),
+                        (known, _) => {
+                            for (s2, vb) in self.eval(s, b) {
+                                let v = match (known, vb.truthy()) {
+                                    (_, Some(x)) if known.is_some() => Value::Bool(x),
+                                    (None, Some(false)) if is_and => Value::Bool(false),
+                                    (None, Some(true)) if !is_and => Value::Bool(true),
+                                    _ => Value::unknown(),
+                                };
+                                let v = if !is_and && known.is_none() && !matches!(v, Value::Bool(_)) {
+                                    join(&[va.clone(), vb])
+                                } else {
+                                    v
+                                };
+                                out.push((s2, v));
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            Expr::Lookup { collection, key } => self
+                .eval_all(st, &[collection, key])
+                .into_iter()
+                .map(|(mut s, vals)| {
+                    // A handler table looked up by method name is a dispatch decision.
+                    s.saw_message |= matches!(vals[1], Value::Method(_));
+                    let v = self.lookup(&vals[0], &vals[1]);
+                    (s, v)
+                })
+                .collect(),
+            Expr::If { cond, then, otherwise, span } => self.eval_if(st, cond, then, otherwise, *span),
+            Expr::Match { subject, arms, span } => {
+                let mut out = Vec::new();
+                for (s, v) in self.eval(st, subject) {
+                    out.extend(self.eval_match(s, &v, subject, arms, *span));
+                }
+                out
+            }
+            Expr::Loop { body } => self
+                .exec_block(st, body)
+                .into_iter()
+                .map(|mut s| {
+                    if s.status == Status::LeftLoop {
+                        s.status = Status::Running;
+                    }
+                    (s, Value::Null)
+                })
+                .collect(),
+            Expr::Try { body, handler, binding } => {
+                let mut out = Vec::new();
+                for s in self.exec_block(st, body) {
+                    if let Status::Raised(v) = &s.status {
+                        let mut h = s.clone();
+                        h.status = Status::Running;
+                        if let Some(b) = binding {
+                            h.env.insert(b.clone(), v.clone());
+                        }
+                        out.extend(self.exec_block(h, handler).into_iter().map(|s| (s, Value::Null)));
+                    } else {
+                        out.push((s, Value::Null));
+                    }
+                }
+                out
+            }
+            Expr::Block(b) => self
+                .exec_block(st, b)
+                .into_iter()
+                .map(|mut s| {
+                    let v = s.yielded.take().unwrap_or(Value::Null);
+                    (s, v)
+                })
+                .collect(),
+            Expr::Variant { name, inner } => match inner {
+                Some(x) => self
+                    .eval(st, x)
+                    .into_iter()
+                    .map(|(s, v)| (s, Value::Variant(name.clone(), Some(Rc::new(v)))))
+                    .collect(),
+                None => vec![(st, Value::Variant(name.clone(), None))],
+            },
+            Expr::Propagate(x) => self
+                .eval(st, x)
+                .into_iter()
+                .map(|(mut s, v)| match v {
+                    Value::Variant(ref n, ref inner) if n == "Ok" => {
+                        let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                        (s, inner)
+                    }
+                    Value::Variant(ref n, _) if n == "Err" => {
+                        s.status = Status::Returned(v.clone());
+                        (s, Value::unknown())
+                    }
+                    ref nullish if nullish.is_nullish() == Some(true) => {
+                        s.status = Status::Returned(Value::Null);
+                        (s, Value::unknown())
+                    }
+                    _ => (s, v),
+                })
+                .collect(),
+            Expr::Opaque(parts) => {
+                let exprs: Vec<&Expr> = parts.iter().collect();
+                self.eval_all(st, &exprs).into_iter().map(|(s, vals)| (s, join(&vals))).collect()
+            }
+        }
+    }
+
+    pub(super) fn field(&mut self, f: MessageField) -> Value {
+        match f {
+            MessageField::Method => {
+                self.touched_method = true;
+                Value::Method(self.probe.method.clone())
+            }
+            MessageField::Id => {
+                self.touched_id = true;
+                if self.probe.has_id { Value::Id } else { Value::NoId }
+            }
+            MessageField::ProtocolVersion => Value::ClientVersion { checked: false },
+        }
+    }
+
+    pub(super) fn note_touch(&mut self, v: &Value) {
+        match v {
+            Value::Id | Value::NoId => self.touched_id = true,
+            Value::Method(_) => self.touched_method = true,
+            _ => {}
+        }
+    }
+
+    pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
+        if let Some(v) = st.env.get(name) {
+            return v.clone();
+        }
+        let scope = self.prog.function(self.here()).span.file;
+        let key = (name.to_string(), scope);
+        if let Some(v) = self.globals_cache.get(&key) {
+            return v.clone();
+        }
+        if let Some(expr) = self.prog.global(name, self.here()) {
+            // Guard against self-referential globals while evaluating.
+            self.globals_cache.insert(key.clone(), Value::unknown());
+            let vals: Vec<Value> =
+                self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+            let v = if vals.len() == 1 {
+                vals.into_iter().next().unwrap_or_else(Value::unknown)
+            } else {
+                join(&vals)
+            };
+            self.globals_cache.insert(key, v.clone());
+            return v;
+        }
+        if let Some(id) =
+            self.prog.resolve(name, self.here()).filter(|_| !name.contains('.') || name.starts_with("self."))
+        {
+            return Value::Func(id);
+        }
+        Value::unknown()
+    }
+
+    /// Evaluates expressions left to right, forking as each one forks.
+    pub(super) fn eval_all(&mut self, st: State, exprs: &[&Expr]) -> Vec<(State, Vec<Value>)> {
+        let mut acc = vec![(st, Vec::new())];
+        for e in exprs {
+            let mut next = Vec::new();
+            for (s, vals) in acc {
+                for (s2, v) in self.eval(s, e) {
+                    let mut vals = vals.clone();
+                    vals.push(v);
+                    next.push((s2, vals));
+                }
+            }
+            if next.len() > MAX_PATHS {
+                next.truncate(MAX_PATHS);
+                self.incomplete = true;
+            }
+            acc = next;
+        }
+        acc
+    }
+
+    pub(super) fn eval_pair(
+        &mut self,
+        st: State,
+        a: &Expr,
+        b: &Expr,
+        f: impl Fn(&mut Self, &Value, &Value) -> Value,
+    ) -> Vec<(State, Value)> {
+        self.eval_all(st, &[a, b])
+            .into_iter()
+            .map(|(s, vals)| {
+                let v = f(self, &vals[0], &vals[1]);
+                (s, v)
+            })
+            .collect()
+    }
+
+    pub(super) fn equals(&mut self, l: &Value, r: &Value) -> Value {
+        match (l, r) {
+            (Value::Method(m), Value::Str(s)) | (Value::Str(s), Value::Method(m)) => {
+                // `request.method == "POST"` tests the HTTP verb; probes arrive by POST.
+                if HTTP_VERBS.contains(&s.as_str()) { Value::Bool(s == "POST") } else { Value::Bool(m == s) }
+            }
+            (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
+            (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),
+            (Value::ClientVersion { .. }, _) | (_, Value::ClientVersion { .. }) => Value::unknown(),
+            (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => Value::Bool(true),
+            _ => Value::unknown(),
+        }
+    }
+
+    pub(super) fn member(&mut self, item: &Value, collection: &Value) -> Value {
+        let key = match item {
+            Value::Method(m) => m.as_str(),
+            Value::Str(s) => s.as_str(),
+            _ => return Value::unknown(),
+        };
+        match collection {
+            Value::Object(entries) => Value::Bool(entries.iter().any(|(k, _)| k == key)),
+            Value::Array(items) => {
+                if items.iter().all(|i| matches!(i, Value::Str(_))) {
+                    Value::Bool(items.iter().any(|i| matches!(i, Value::Str(s) if s == key)))
+                } else {
+                    Value::unknown()
+                }
+            }
+            _ => Value::unknown(),
+        }
+    }
+
+    pub(super) fn lookup(&mut self, collection: &Value, key: &Value) -> Value {
+        let k = match key {
+            Value::Method(m) => m.clone(),
+            Value::Str(s) => s.clone(),
+            _ => return Value::unknown(),
+        };
+        // A table filled by registrations (`insert`, decorators) is empty where it is built.
+        let here = self.here();
+        let registered = matches!(key, Value::Method(_)) && self.prog.has_registrations(here);
+        match collection {
+            Value::Object(entries) if !(entries.is_empty() && registered) => {
+                match entries.iter().find(|(ek, _)| *ek == k) {
+                    Some((_, v)) => v.clone(),
+                    None if matches!(key, Value::Method(_)) => Value::Null,
+                    None => Value::unknown(),
+                }
+            }
+            _ if registered => match self.prog.registration(&k, here) {
+                Some(handler) => {
+                    self.prog.resolve(handler, here).map(Value::Func).unwrap_or_else(Value::unknown)
+                }
+                None => Value::Null,
+            },
+            _ => Value::unknown(),
+        }
+    }
+
+    pub(super) fn eval_call(
+        &mut self,
+        st: State,
+        callee: &str,
+        receiver: Option<&Expr>,
+        args: &[Expr],
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut exprs: Vec<&Expr> = Vec::new();
+        if let Some(r) = receiver {
+            exprs.push(r);
+        }
+        exprs.extend(args.iter());
+        let mut out = Vec::new();
+        for (s, mut vals) in self.eval_all(st, &exprs) {
+            let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            let target = match (callee, &recv) {
+                ("()", Some(Value::Func(id))) => Some(*id),
+                ("()", _) => None,
+                _ => match s.env.get(callee) {
+                    Some(Value::Func(id)) => Some(*id),
+                    Some(_) => None,
+                    None => self.resolve_callee(callee),
+                },
+            };
+            if let Some(id) = target {
+                let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
+                let site = |v: &Value| {
+                    if anchored { v.with_site(span) } else { v.clone() }
+                };
+                let outcomes = self.call_function(id, vals);
+                if outcomes.is_empty() {
+                    // Nothing known yet (a recursive call on its first round): go on with an unknown value.
+                    out.push((s, Value::unknown()));
+                    continue;
+                }
+                for o in outcomes.iter() {
+                    let mut s2 = s.clone();
+                    s2.effects.extend(o.effects.iter().map(|e| match e {
+                        Effect::Emit { value, span: at } => Effect::Emit { value: site(value), span: *at },
+                        other => other.clone(),
+                    }));
+                    s2.id_check = o.id_check.or(s2.id_check);
+                    s2.method_branch = o.method_branch.or(s2.method_branch);
+                    s2.prefix_check = o.prefix_check.or(s2.prefix_check);
+                    s2.saw_message |= o.saw_message;
+                    let value = site(&o.value);
+                    if o.raised {
+                        s2.status = Status::Raised(value.clone());
+                    }
+                    out.push((s2, value));
+                }
+                continue;
+            }
+            let name = crate::lower::last_segment(callee);
+            let mut all = vals;
+            all.extend(recv);
+            let mut s = s;
+            if SINKS.contains(&name) {
+                let value = join(&all);
+                if value.interesting() {
+                    s.effects.push(Effect::Emit { value, span });
+                }
+                out.push((s, Value::unknown()));
+            } else {
+                out.push((s, join(&all)));
+            }
+        }
+        out
+    }
+
+    pub(super) fn resolve_callee(&mut self, callee: &str) -> Option<FnId> {
+        if callee.contains('.') && !callee.starts_with("self.") && !callee.starts_with("this.") {
+            // `obj.method()` on a value we cannot see: only follow unambiguous method names.
+            let name = crate::lower::last_segment(callee);
+            if SINKS.contains(&name) {
+                return None;
+            }
+        }
+        // `self.initialize()` means the caller's own class when it has such a method.
+        let own = ["self.", "this.", "Self::", "$this->"].iter().any(|p| callee.starts_with(p));
+        if own {
+            let owner = self.stack.last().and_then(|f| self.prog.function(*f).owner.clone());
+            let name = crate::lower::last_segment(callee);
+            if let Some(found) = self.prog.resolve_owned(name, owner.as_deref(), self.here()) {
+                return Some(found);
+            }
+        }
+        self.prog.resolve(callee, self.here())
+    }
+
+    /// The function being evaluated.
+    pub(super) fn here(&self) -> FnId {
+        self.stack.last().copied().unwrap_or(0)
+    }
+}

@@ -1,0 +1,332 @@
+//! An abstract interpreter over the language-neutral model.
+//!
+//! A *probe* is one hypothetical incoming message: a method name and whether it
+//! carries an id. The interpreter runs a server's entry function with that
+//! message, exploring every path whose conditions the probe does not decide,
+//! and records what each path does: the JSON-RPC replies and HTTP responses it
+//! emits or returns, and whether it marks the session initialized. Calls to
+//! functions of the scanned code are followed through summaries keyed by
+//! function and abstract arguments; recursive calls iterate to a fixpoint.
+
+use crate::model::{Block, FnId, Span, Stmt};
+pub use crate::program::Program;
+pub use crate::value::{Effect, HttpValue, Probe, Reply, UNKNOWN_METHOD, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+
+mod branch;
+mod expr;
+
+/// At most this many paths are followed through one block.
+const MAX_PATHS: usize = 48;
+/// Calls nested deeper than this are not followed.
+const MAX_CALL_DEPTH: usize = 24;
+/// Work bound for one probe.
+const MAX_STEPS: usize = 400_000;
+/// Fixpoint rounds for recursive functions.
+const MAX_ROUNDS: usize = 4;
+
+/// Calls to functions outside the scanned code that write a message out.
+const SINKS: &[&str] = &[
+    "print",
+    "put",
+    "send_text",
+    "send_bytes",
+    "send_str",
+    "println",
+    "write",
+    "writeln",
+    "write_all",
+    "send",
+    "send_json",
+    "sendall",
+    "respond",
+    "json",
+    "end",
+    "echo",
+    "Encode",
+    "write_message",
+    "send_message",
+    "sendMessage",
+    "put_nowait",
+];
+
+const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Status {
+    Running,
+    Returned(Value),
+    Raised(Value),
+    LeftLoop,
+}
+
+/// One path through the code, as far as it has run.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct State {
+    env: BTreeMap<String, Value>,
+    status: Status,
+    yielded: Option<Value>,
+    effects: Vec<Effect>,
+    id_check: Option<Span>,
+    method_branch: Option<Span>,
+    prefix_check: Option<Span>,
+    /// A decision on this path looked at the message (its method or id).
+    saw_message: bool,
+}
+
+impl State {
+    fn new(env: BTreeMap<String, Value>) -> State {
+        State {
+            env,
+            status: Status::Running,
+            yielded: None,
+            effects: Vec::new(),
+            id_check: None,
+            method_branch: None,
+            prefix_check: None,
+            saw_message: false,
+        }
+    }
+    fn running(&self) -> bool {
+        self.status == Status::Running
+    }
+}
+
+/// How one path through a function ended.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Outcome {
+    pub value: Value,
+    pub raised: bool,
+    pub effects: Vec<Effect>,
+    /// The last condition on this path that tested the message's id.
+    pub id_check: Option<Span>,
+    /// The last branch on this path chosen by the method name.
+    pub method_branch: Option<Span>,
+    /// The last `notifications/` prefix test on this path.
+    pub prefix_check: Option<Span>,
+    /// False for paths that answer whatever the message is (a parse error, a closed tenant).
+    pub saw_message: bool,
+}
+
+/// Runs probes through a program.
+pub struct Interp<'p, 'a> {
+    prog: &'p Program<'a>,
+    probe: Probe,
+    memo: HashMap<(FnId, Vec<Value>), Rc<Vec<Outcome>>>,
+    cut: HashMap<(FnId, Vec<Value>), Rc<Vec<Outcome>>>,
+    cut_used: HashSet<(FnId, Vec<Value>)>,
+    cut_changed: bool,
+    in_progress: HashSet<(FnId, Vec<Value>)>,
+    globals_cache: HashMap<(String, u32), Value>,
+    /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
+    anchors: HashSet<FnId>,
+    /// The functions being evaluated, innermost last.
+    stack: Vec<FnId>,
+    depth: usize,
+    steps: usize,
+    /// Set when a bound stopped the exploration early.
+    pub incomplete: bool,
+    touched_id: bool,
+    touched_method: bool,
+    touched_prefix: bool,
+}
+
+impl<'p, 'a> Interp<'p, 'a> {
+    pub fn new(prog: &'p Program<'a>, probe: Probe, anchors: HashSet<FnId>) -> Self {
+        Interp {
+            anchors,
+            stack: Vec::new(),
+            prog,
+            probe,
+            memo: HashMap::new(),
+            cut: HashMap::new(),
+            cut_used: HashSet::new(),
+            cut_changed: false,
+            in_progress: HashSet::new(),
+            globals_cache: HashMap::new(),
+            depth: 0,
+            steps: 0,
+            incomplete: false,
+            touched_id: false,
+            touched_method: false,
+            touched_prefix: false,
+        }
+    }
+
+    /// Runs an entry function with unknown arguments; returns how each path ended.
+    pub fn run(&mut self, entry: FnId) -> Vec<Outcome> {
+        let params = self.prog.function(entry).params.len();
+        let args = vec![Value::unknown(); params];
+        let mut outcomes = Rc::new(Vec::new());
+        for _ in 0..MAX_ROUNDS {
+            self.memo.clear();
+            self.in_progress.clear();
+            self.cut_changed = false;
+            self.steps = 0;
+            outcomes = self.call_function(entry, args.clone());
+            if !self.cut_changed {
+                break;
+            }
+        }
+        outcomes.as_ref().clone()
+    }
+
+    fn call_function(&mut self, id: FnId, args: Vec<Value>) -> Rc<Vec<Outcome>> {
+        let key = (id, args);
+        if let Some(done) = self.memo.get(&key) {
+            return done.clone();
+        }
+        if self.in_progress.contains(&key) || self.depth >= MAX_CALL_DEPTH {
+            if self.depth >= MAX_CALL_DEPTH {
+                self.incomplete = true;
+            }
+            self.cut_used.insert(key.clone());
+            return self.cut.get(&key).cloned().unwrap_or_default();
+        }
+        self.in_progress.insert(key.clone());
+        self.depth += 1;
+        self.stack.push(id);
+        let f = self.prog.function(id);
+        let mut env = BTreeMap::new();
+        for (i, p) in f.params.iter().enumerate() {
+            env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
+        }
+        let finals = self.exec_block(State::new(env), &f.body);
+        let mut outcomes: Vec<Outcome> = finals
+            .into_iter()
+            .map(|st| {
+                let (value, raised) = match st.status {
+                    Status::Returned(v) => (v, false),
+                    Status::Raised(v) => (v, true),
+                    Status::Running => (st.yielded.unwrap_or(Value::Null), false),
+                    Status::LeftLoop => (Value::Null, false),
+                };
+                Outcome {
+                    value,
+                    raised,
+                    effects: st.effects,
+                    id_check: st.id_check,
+                    method_branch: st.method_branch,
+                    prefix_check: st.prefix_check,
+                    saw_message: st.saw_message,
+                }
+            })
+            .collect();
+        outcomes.sort();
+        outcomes.dedup();
+        if self.anchors.contains(&id) {
+            let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
+            for o in outcomes.iter_mut().filter(|o| !o.saw_message) {
+                o.value = o.value.map_replies(&mark);
+                for e in &mut o.effects {
+                    if let Effect::Emit { value, .. } = e {
+                        *value = value.map_replies(&mark);
+                    }
+                }
+            }
+        }
+        let outcomes = Rc::new(outcomes);
+        self.stack.pop();
+        self.depth -= 1;
+        self.in_progress.remove(&key);
+        if self.cut_used.contains(&key) && self.cut.get(&key) != Some(&outcomes) {
+            self.cut.insert(key.clone(), outcomes.clone());
+            self.cut_changed = true;
+        }
+        self.memo.insert(key, outcomes.clone());
+        outcomes
+    }
+
+    fn exec_block(&mut self, st: State, block: &Block) -> Vec<State> {
+        let mut states = vec![st];
+        for stmt in block {
+            let mut next = Vec::new();
+            for s in states {
+                if s.running() {
+                    next.extend(self.exec_stmt(s, stmt));
+                } else {
+                    next.push(s);
+                }
+            }
+            states = limit(next, &mut self.incomplete);
+            if states.iter().all(|s| !s.running()) {
+                break;
+            }
+        }
+        states
+    }
+
+    fn exec_stmt(&mut self, st: State, stmt: &Stmt) -> Vec<State> {
+        match stmt {
+            Stmt::Assign { target, value, .. } => self
+                .eval(st, value)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    s.env.insert(target.clone(), v);
+                    s
+                })
+                .collect(),
+            Stmt::Expr(e) => self.eval(st, e).into_iter().map(|(s, _)| s).collect(),
+            Stmt::Return { value, .. } => match value {
+                Some(e) => self
+                    .eval(st, e)
+                    .into_iter()
+                    .map(|(mut s, v)| {
+                        if s.running() {
+                            s.status = Status::Returned(v);
+                        }
+                        s
+                    })
+                    .collect(),
+                None => {
+                    let mut s = st;
+                    s.status = Status::Returned(Value::Null);
+                    vec![s]
+                }
+            },
+            Stmt::Raise { value, .. } => self
+                .eval(st, value)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    if s.running() {
+                        s.status = Status::Raised(v);
+                    }
+                    s
+                })
+                .collect(),
+            Stmt::Yield(e) => self
+                .eval(st, e)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    if s.running() {
+                        s.yielded = Some(v);
+                    }
+                    s
+                })
+                .collect(),
+            Stmt::LeaveLoop => {
+                let mut s = st;
+                s.status = Status::LeftLoop;
+                vec![s]
+            }
+            Stmt::SetInitialized { span } => {
+                let mut s = st;
+                s.effects.push(Effect::SetInitialized(*span));
+                vec![s]
+            }
+        }
+    }
+}
+
+fn limit(mut states: Vec<State>, incomplete: &mut bool) -> Vec<State> {
+    if states.len() > 1 {
+        states.sort();
+        states.dedup();
+    }
+    if states.len() > MAX_PATHS {
+        states.truncate(MAX_PATHS);
+        *incomplete = true;
+    }
+    states
+}

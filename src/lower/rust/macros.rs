@@ -1,0 +1,202 @@
+//! Rust macros: tree-sitter leaves a macro's arguments as a token tree, so the
+//! macros that matter are read here from their tokens: `json!` objects, the
+//! values printed by `println!`/`writeln!`, and calls inside `tokio::select!`.
+
+use super::{PRINT_MACROS, children, int_literal};
+use crate::lower::{Ctx, message_field, object, unquote};
+use crate::model::{Expr, FileFacts, Stmt};
+use tree_sitter::Node;
+
+pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let name = node.child_by_field_name("macro").map(|m| ctx.text(m)).unwrap_or("");
+    let name = crate::lower::last_segment(name).to_string();
+    let tree = children(node).into_iter().find(|c| c.kind() == "token_tree");
+    match name.as_str() {
+        "json" => {
+            let inner = tree.and_then(|t| children(t).into_iter().next());
+            inner.map(|t| token_value(ctx, &[t], facts)).unwrap_or_else(Expr::unknown)
+        }
+        "vec" => {
+            let items = tree.map(|t| token_items(ctx, t, facts)).unwrap_or_default();
+            Expr::Array { items, span }
+        }
+        "panic" | "unreachable" | "todo" | "unimplemented" => {
+            Expr::Block(vec![Stmt::Raise { value: Expr::unknown(), span }])
+        }
+        "bail" => Expr::Block(vec![Stmt::Return {
+            value: Some(Expr::Variant { name: "Err".into(), inner: None }),
+            span,
+        }]),
+        n if PRINT_MACROS.contains(&n) => {
+            let text = tree.map(|t| ctx.text(t)).unwrap_or("");
+            if text.contains("stderr") {
+                return Expr::unknown();
+            }
+            let args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
+            Expr::Call { callee: n.to_string(), receiver: None, args, span }
+        }
+        "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
+        // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
+        _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
+    }
+}
+
+/// Identifiers named in a macro's token tree, as variables (for value flow),
+/// including the inline arguments of a format string (`"{reply}"`).
+fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        for c in children(n) {
+            match c.kind() {
+                "identifier" => out.push(Expr::Var(ctx.text(c).to_string())),
+                "string_literal" => out.extend(inline_format_args(ctx.text(c)).map(Expr::Var)),
+                "token_tree" => stack.push(c),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Comma-separated values of a `[...]` or `(...)` token tree.
+fn token_items(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
+    split_commas(tree)
+        .into_iter()
+        .filter(|seg| !seg.is_empty())
+        .map(|seg| token_value(ctx, &seg, facts))
+        .collect()
+}
+
+/// All tokens of a token tree (named and punctuation), split at top-level commas.
+fn split_commas(tree: Node) -> Vec<Vec<Node>> {
+    let mut segments = vec![Vec::new()];
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    let inner = tokens.get(1..tokens.len().saturating_sub(1)).unwrap_or(&[]);
+    for t in inner {
+        if t.kind() == "," {
+            segments.push(Vec::new());
+        } else if let Some(last) = segments.last_mut() {
+            last.push(*t);
+        }
+    }
+    segments
+}
+
+/// The value a run of `json!` tokens denotes.
+fn token_value(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let v = token_value_inner(ctx, tokens, facts);
+    ctx.leave();
+    v
+}
+
+fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> Expr {
+    let span = tokens.first().map(|t| ctx.span(*t)).unwrap_or_default();
+    if let [single] = tokens {
+        let t = ctx.text(*single);
+        match single.kind() {
+            "token_tree" if t.starts_with('{') => {
+                let mut entries = Vec::new();
+                for seg in split_commas(*single) {
+                    let Some(colon) = seg.iter().position(|n| n.kind() == ":") else {
+                        continue;
+                    };
+                    let key = seg[..colon].iter().map(|k| unquote(ctx.text(*k))).collect::<String>();
+                    let value = token_value(ctx, &seg[colon + 1..], facts);
+                    entries.push((key, value));
+                }
+                return object(entries, span);
+            }
+            "token_tree" if t.starts_with('[') => {
+                let items = token_items(ctx, *single, facts);
+                return Expr::Array { items, span };
+            }
+            "string_literal" | "raw_string_literal" => return Expr::Str(unquote(t)),
+            "integer_literal" => {
+                return int_literal(t).map(Expr::Int).unwrap_or_else(Expr::unknown);
+            }
+            "boolean_literal" => return Expr::Bool(t == "true"),
+            "identifier" if t == "null" => return Expr::Null,
+            "identifier" => return Expr::Var(t.to_string()),
+            _ => {}
+        }
+    }
+    if let [minus, num] = tokens
+        && ctx.text(*minus) == "-"
+        && let Some(n) = int_literal(ctx.text(*num))
+    {
+        return Expr::Int(-n);
+    }
+    // A path or method chain: `request.id`, `params.protocol_version.clone()`.
+    let mut after_dot = false;
+    let mut parts = Vec::new();
+    for t in tokens {
+        match t.kind() {
+            "." => after_dot = true,
+            "identifier" => {
+                let name = ctx.text(*t);
+                if after_dot {
+                    if let Some(f) = message_field(name) {
+                        return Expr::Field(f);
+                    }
+                } else if parts.is_empty() {
+                    parts.push(Expr::Var(name.to_string()));
+                }
+                after_dot = false;
+            }
+            _ => after_dot = false,
+        }
+    }
+    Expr::opaque(parts)
+}
+
+/// `{name}` and `{name:?}` arguments written inside a format string.
+fn inline_format_args(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split('{').skip(1).filter_map(|part| {
+        let name: String = part.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let starts_ok = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+        let closes = part[name.len()..].starts_with('}') || part[name.len()..].starts_with(':');
+        (starts_ok && closes).then_some(name)
+    })
+}
+
+/// Calls written inside a macro's token tree (`self.handle(req)` within `select!`),
+/// with the identifiers of their argument lists as arguments.
+fn token_calls(ctx: &Ctx, tree: Node) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        let tokens: Vec<Node> = n.children(&mut cursor).collect();
+        for (i, t) in tokens.iter().enumerate() {
+            if t.kind() == "token_tree" {
+                stack.push(*t);
+                let opens_call = ctx.text(*t).starts_with('(');
+                if opens_call && i > 0 && tokens[i - 1].kind() == "identifier" {
+                    // Walk back over `a.b::c` to the start of the callee path.
+                    let mut start = i - 1;
+                    while start >= 2
+                        && matches!(tokens[start - 1].kind(), "." | "::")
+                        && matches!(tokens[start - 2].kind(), "identifier" | "self")
+                    {
+                        start -= 2;
+                    }
+                    let callee: String = tokens[start..i].iter().map(|k| ctx.text(*k)).collect();
+                    let span = ctx.span(tokens[start]);
+                    let args = token_vars(ctx, *t);
+                    out.push(Expr::Call { callee, receiver: None, args, span });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|e| match e {
+        Expr::Call { span, .. } => span.start,
+        _ => 0,
+    });
+    out
+}

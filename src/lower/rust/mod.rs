@@ -1,0 +1,585 @@
+//! Rust: `tree-sitter-rust` syntax trees to facts.
+
+use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote};
+use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Span, Stmt};
+use tree_sitter::Node;
+
+mod macros;
+
+/// Router functions whose function arguments are HTTP handlers (`post(handler)`, `.to(handler)`).
+const ROUTER_CALLS: &[&str] = &["post", "get", "any", "route", "to", "put", "post_service"];
+/// Methods that register a handler under a method name.
+const REGISTER_CALLS: &[&str] = &["insert", "register", "add_method", "on", "handle"];
+/// Macros that write to standard output.
+pub(super) const PRINT_MACROS: &[&str] = &["println", "print", "write", "writeln"];
+/// Parameter and return types that mark an HTTP handler.
+const HTTP_TYPES: &[&str] =
+    &["Json<", "IntoResponse", "HttpResponse", "HttpRequest", "HeaderMap", "Request<"];
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let mut module = Vec::new();
+    items(ctx, root, facts, None, &mut module);
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body: module,
+        span: ctx.span(root),
+        http_route: false,
+        reads_stdin: false,
+    });
+}
+
+pub(super) fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment" | "attribute_item"))
+        .collect()
+}
+
+fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, module: &mut Block) {
+    if !ctx.enter() {
+        return;
+    }
+    for item in children(node) {
+        match item.kind() {
+            "function_item" => function(ctx, item, facts, owner),
+            "impl_item" | "trait_item" => {
+                let ty = item
+                    .child_by_field_name("type")
+                    .or_else(|| item.child_by_field_name("name"))
+                    .map(|t| ctx.text(t).split('<').next().unwrap_or("").to_string());
+                if let Some(body) = item.child_by_field_name("body") {
+                    items(ctx, body, facts, ty.as_deref(), module);
+                }
+            }
+            "mod_item" => {
+                if let Some(body) = item.child_by_field_name("body") {
+                    items(ctx, body, facts, owner, module);
+                }
+            }
+            "use_declaration" | "extern_crate_declaration" => {
+                let path = item.child_by_field_name("argument").or_else(|| item.child_by_field_name("name"));
+                if let Some(sdk) = path.and_then(|p| sdk_for_import(Language::Rust, ctx.text(p))) {
+                    facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(item) });
+                }
+            }
+            "const_item" | "static_item" => {
+                let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+                let value = item.child_by_field_name("value");
+                if let (Some(target), Some(v)) = (name, value) {
+                    let value = expr(ctx, v, facts);
+                    module.push(Stmt::Assign { target, value, span: ctx.span(item) });
+                }
+            }
+            _ => {}
+        }
+    }
+    ctx.leave();
+}
+
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let params_node = node.child_by_field_name("parameters");
+    let params = params_node
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter_map(|c| {
+                    c.child_by_field_name("pattern")
+                        .map(|n| ctx.text(n).trim_start_matches("mut ").to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let signature = [params_node, node.child_by_field_name("return_type")]
+        .into_iter()
+        .flatten()
+        .map(|n| ctx.text(n))
+        .collect::<String>();
+    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
+    let body = node.child_by_field_name("body");
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+        body.map(|b| block(ctx, b, facts)).unwrap_or_default()
+    });
+}
+
+/// `match subject { pattern => then, _ => otherwise }`: how `if let` and `let ... else` read.
+fn two_arm_match(subject: Expr, pattern: Pattern, then: Block, otherwise: Block, span: Span) -> Expr {
+    let arm = |patterns, body| Arm { patterns, guard: None, body, span };
+    let arms = vec![arm(vec![pattern], then), arm(vec![Pattern::Any(None)], otherwise)];
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+/// A `{ ... }` block: statements, and the tail expression as the block's value.
+fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
+    let mut out = Vec::new();
+    if !ctx.enter() {
+        return out;
+    }
+    let kids = children(node);
+    let last = kids.len().saturating_sub(1);
+    for (i, child) in kids.into_iter().enumerate() {
+        match child.kind() {
+            "expression_statement" => {
+                let Some(inner) = child.named_child(0) else {
+                    continue;
+                };
+                let e = expr(ctx, inner, facts);
+                if i == last && !ctx.text(child).trim_end().ends_with(';') {
+                    out.push(Stmt::Yield(e));
+                } else {
+                    out.push(Stmt::Expr(e));
+                }
+            }
+            "let_declaration" => let_declaration(ctx, child, facts, &mut out),
+            "function_item" => function(ctx, child, facts, None),
+            "empty_statement" | "use_declaration" | "struct_item" | "enum_item" | "impl_item"
+            | "const_item" | "static_item" | "type_item" | "macro_definition" => {}
+            _ => {
+                let e = expr(ctx, child, facts);
+                if i == last {
+                    out.push(Stmt::Yield(e));
+                } else {
+                    out.push(Stmt::Expr(e));
+                }
+            }
+        }
+    }
+    ctx.leave();
+    out
+}
+
+fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    let Some(pattern) = node.child_by_field_name("pattern") else {
+        return;
+    };
+    let value = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    let span = ctx.span(node);
+    if let Some(alt) = node.child_by_field_name("alternative") {
+        // `let PAT = value else { ... };` is a match whose other arm diverges.
+        let pat = pattern_of(ctx, pattern);
+        let otherwise = block(ctx, alt, facts);
+        out.push(Stmt::Expr(two_arm_match(value, pat, Vec::new(), otherwise, span)));
+        return;
+    }
+    let target = ctx.text(pattern).trim_start_matches("mut ").to_string();
+    if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+        out.push(Stmt::SetInitialized { span });
+    }
+    out.push(Stmt::Assign { target, value, span });
+}
+
+fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, node, facts);
+    ctx.leave();
+    e
+}
+
+fn sub(ctx: &mut Ctx, node: Node, field: &str, facts: &mut FileFacts) -> Expr {
+    node.child_by_field_name(field).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+}
+
+fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    match node.kind() {
+        "identifier" => match ctx.text(node) {
+            "None" => Expr::Null,
+            "stdin" => {
+                ctx.saw_stdin = true;
+                Expr::Var("stdin".into())
+            }
+            t => Expr::Var(t.to_string()),
+        },
+        "self" => Expr::Var("self".into()),
+        "scoped_identifier" => {
+            let t = ctx.text(node);
+            if t.starts_with("rmcp::") {
+                facts.sdk_imports.push(SdkImport { sdk: "rmcp".into(), span });
+            }
+            if t.ends_with("::stdin") {
+                ctx.saw_stdin = true;
+            }
+            if t.contains("StatusCode")
+                && let Some(status) = status_by_name(t)
+            {
+                return Expr::Http { status: Some(status), body: None, span };
+            }
+            if t.ends_with("::None") || t.ends_with("Value::Null") {
+                return Expr::Null;
+            }
+            Expr::Var(t.to_string())
+        }
+        "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
+        "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
+        "string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        "unit_expression" => Expr::Null,
+        "unary_expression" => {
+            let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            match (ctx.text(node).chars().next(), inner) {
+                (Some('-'), Expr::Int(n)) => Expr::Int(-n),
+                (Some('!'), e) => Expr::Not(Box::new(e)),
+                (_, e) => e,
+            }
+        }
+        "try_expression" => {
+            let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            Expr::Propagate(Box::new(inner))
+        }
+        "parenthesized_expression" | "reference_expression" | "await_expression" | "type_cast_expression" => {
+            children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "field_expression" => {
+            let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
+            if let Some(f) = message_field(field) {
+                return Expr::Field(f);
+            }
+            let t = ctx.text(node);
+            if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                return Expr::Var(t.to_string());
+            }
+            Expr::opaque(vec![sub(ctx, node, "value", facts)])
+        }
+        "index_expression" => {
+            let kids = children(node);
+            let collection = kids.first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            let key = kids.get(1).map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            match &key {
+                Expr::Str(k) => match message_field(k) {
+                    Some(f) => Expr::Field(f),
+                    None => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+                },
+                _ => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+            }
+        }
+        "call_expression" => call_expression(ctx, node, facts),
+        "macro_invocation" => macros::macro_invocation(ctx, node, facts),
+        "struct_expression" => {
+            let mut entries = Vec::new();
+            if let Some(body) = node.child_by_field_name("body") {
+                for f in children(body) {
+                    match f.kind() {
+                        "field_initializer" => {
+                            let name = f
+                                .child_by_field_name("field")
+                                .map(|n| ctx.text(n).to_string())
+                                .unwrap_or_default();
+                            let value = sub(ctx, f, "value", facts);
+                            entries.push((name, value));
+                        }
+                        "shorthand_field_initializer" => {
+                            let name = ctx.text(f).to_string();
+                            let value = match message_field(&name) {
+                                Some(field) => Expr::Field(field),
+                                None => Expr::Var(name.clone()),
+                            };
+                            entries.push((name, value));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            object(entries, span)
+        }
+        "tuple_expression" => {
+            let items: Vec<Expr> = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            // `(StatusCode::ACCEPTED, body)` is an HTTP response.
+            if let Some(Expr::Http { status, body: None, .. }) = items.first() {
+                let body = items.get(1).cloned().map(Box::new);
+                return Expr::Http { status: *status, body, span };
+            }
+            Expr::Array { items, span }
+        }
+        "array_expression" => {
+            let items = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::Array { items, span }
+        }
+        "binary_expression" => binary(ctx, node, facts),
+        "if_expression" => if_expression(ctx, node, facts),
+        "match_expression" => {
+            let subject = sub(ctx, node, "value", facts);
+            let mut arms = Vec::new();
+            if let Some(body) = node.child_by_field_name("body") {
+                for arm in children(body).into_iter().filter(|c| c.kind() == "match_arm") {
+                    arms.push(match_arm(ctx, arm, facts));
+                }
+            }
+            Expr::Match { subject: Box::new(subject), arms, span }
+        }
+        "block" | "async_block" | "unsafe_block" => {
+            let inner = if node.kind() == "block" {
+                Some(node)
+            } else {
+                children(node).into_iter().find(|c| c.kind() == "block")
+            };
+            Expr::Block(inner.map(|b| block(ctx, b, facts)).unwrap_or_default())
+        }
+        "loop_expression" | "while_expression" | "for_expression" => {
+            let mut body = Vec::new();
+            if let Some(value) =
+                node.child_by_field_name("value").or_else(|| node.child_by_field_name("condition"))
+            {
+                body.push(Stmt::Expr(expr(ctx, value, facts)));
+            }
+            if let Some(b) = node.child_by_field_name("body") {
+                body.extend(block(ctx, b, facts));
+            }
+            Expr::Loop { body }
+        }
+        "return_expression" => {
+            let value = children(node).first().map(|c| expr(ctx, *c, facts));
+            Expr::Block(vec![Stmt::Return { value, span }])
+        }
+        "break_expression" | "continue_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
+        "assignment_expression" | "compound_assignment_expr" => {
+            let target =
+                node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let value = sub(ctx, node, "right", facts);
+            let mut stmts = Vec::new();
+            if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+                stmts.push(Stmt::SetInitialized { span });
+            }
+            stmts.push(Stmt::Assign { target, value, span });
+            Expr::Block(stmts)
+        }
+        // A closure's body is taken where the closure is written (spawned tasks, callbacks).
+        "closure_expression" => sub(ctx, node, "body", facts),
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+pub(super) fn int_literal(text: &str) -> Option<i64> {
+    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let left = sub(ctx, node, "left", facts);
+    let right = sub(ctx, node, "right", facts);
+    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    match op {
+        "==" | "!=" => {
+            let negated = op == "!=";
+            let test = match (&left, &right) {
+                (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
+                _ => {
+                    return Expr::Eq { left: Box::new(left), right: Box::new(right), negated };
+                }
+            };
+            if negated { Expr::Not(Box::new(test)) } else { test }
+        }
+        "&&" => Expr::And(Box::new(left), Box::new(right)),
+        "||" => Expr::Or(Box::new(left), Box::new(right)),
+        _ => Expr::opaque(vec![left, right]),
+    }
+}
+
+fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let then = node.child_by_field_name("consequence").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let otherwise = match node.child_by_field_name("alternative") {
+        Some(alt) => match children(alt).first() {
+            Some(b) if b.kind() == "block" => block(ctx, *b, facts),
+            Some(other) => vec![Stmt::Yield(expr(ctx, *other, facts))],
+            None => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    let Some(cond) = node.child_by_field_name("condition") else {
+        return Expr::unknown();
+    };
+    if cond.kind() == "let_condition" {
+        // `if let PAT = value { then } else { otherwise }` is a two-arm match.
+        let subject = sub(ctx, cond, "value", facts);
+        let pat = cond.child_by_field_name("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
+        return two_arm_match(subject, pat, then, otherwise, span);
+    }
+    let cond = expr(ctx, cond, facts);
+    Expr::If { cond: Box::new(cond), then, otherwise, span }
+}
+
+fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
+    let span = ctx.span(arm);
+    let mut patterns = Vec::new();
+    let mut guard = None;
+    if let Some(mp) = arm.child_by_field_name("pattern") {
+        if let Some(cond) = mp.child_by_field_name("condition") {
+            guard = Some(expr(ctx, cond, facts));
+        }
+        for p in children(mp) {
+            if Some(p) == mp.child_by_field_name("condition") {
+                continue;
+            }
+            flatten_or(ctx, p, &mut patterns);
+        }
+        if patterns.is_empty() && ctx.text(mp).trim_start().starts_with('_') {
+            patterns.push(Pattern::Any(None));
+        }
+    }
+    let body = match arm.child_by_field_name("value") {
+        Some(v) if v.kind() == "block" => block(ctx, v, facts),
+        Some(v) => vec![Stmt::Yield(expr(ctx, v, facts))],
+        None => Vec::new(),
+    };
+    Arm { patterns, guard, body, span }
+}
+
+fn flatten_or(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
+    if node.kind() == "or_pattern" {
+        for c in children(node) {
+            flatten_or(ctx, c, out);
+        }
+    } else {
+        out.push(pattern_of(ctx, node));
+    }
+}
+
+fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
+    match node.kind() {
+        "string_literal" | "raw_string_literal" => Pattern::Str(unquote(ctx.text(node))),
+        "integer_literal" => int_literal(ctx.text(node)).map(Pattern::Int).unwrap_or(Pattern::Unknown),
+        "identifier" => match ctx.text(node) {
+            "None" => Pattern::Variant { name: "None".into(), binding: None },
+            "_" => Pattern::Any(None),
+            t => Pattern::Any(Some(t.to_string())),
+        },
+        "tuple_struct_pattern" => {
+            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            let name = crate::lower::last_segment(name).to_string();
+            let binding =
+                children(node).get(1).filter(|b| b.kind() == "identifier").map(|b| ctx.text(*b).to_string());
+            Pattern::Variant { name, binding }
+        }
+        "scoped_identifier" if ctx.text(node).ends_with("None") => {
+            Pattern::Variant { name: "None".into(), binding: None }
+        }
+        _ if ctx.text(node) == "_" => Pattern::Any(None),
+        _ => Pattern::Unknown,
+    }
+}
+
+fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(func) = node.child_by_field_name("function") else {
+        return Expr::unknown();
+    };
+    let args: Vec<Expr> = node
+        .child_by_field_name("arguments")
+        .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
+        .unwrap_or_default();
+    let func = if func.kind() == "generic_function" {
+        func.child_by_field_name("function").unwrap_or(func)
+    } else {
+        func
+    };
+    let callee = ctx.text(func).to_string();
+    let last = crate::lower::last_segment(&callee).to_string();
+    if last == "stdin" {
+        ctx.saw_stdin = true;
+    }
+    if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
+    if ROUTER_CALLS.contains(&last.as_str())
+        && let Some(arguments) = node.child_by_field_name("arguments")
+    {
+        for a in children(arguments) {
+            if matches!(a.kind(), "identifier" | "scoped_identifier") {
+                facts.http_handlers.push(crate::lower::last_segment(ctx.text(a)).to_string());
+            }
+        }
+    }
+    if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
+        return Expr::Object { entries: Vec::new(), span };
+    }
+    match last.as_str() {
+        "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
+        "Ok" | "Err" => {
+            return Expr::Variant { name: last, inner: args.into_iter().next().map(Box::new) };
+        }
+        "Json" => {
+            return Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
+        }
+        _ => {}
+    }
+    if callee.starts_with("HttpResponse::")
+        && let Some(status) = status_by_name(&last)
+    {
+        return Expr::Http { status: Some(status), body: None, span };
+    }
+    if func.kind() == "field_expression" && matches!(last.as_str(), "map" | "and_then") {
+        // `id.map(|id| reply(id))` runs the closure only when the option holds a value.
+        let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+        if let ([closure], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+            && closure.kind() == "closure_expression"
+        {
+            let recv = expr(ctx, value, facts);
+            let param = closure
+                .child_by_field_name("parameters")
+                .and_then(|p| children(p).into_iter().next())
+                .map(|p| ctx.text(p).to_string());
+            let mut then = Vec::new();
+            if let Some(p) = param {
+                then.push(Stmt::Assign { target: p, value: recv.clone(), span });
+            }
+            then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
+            let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+            return Expr::If { cond: Box::new(cond), then, otherwise: vec![Stmt::Yield(Expr::Null)], span };
+        }
+    }
+    if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
+        // `handlers.insert("tools/list", on_list)` registers a handler by method name.
+        if let (Some(Expr::Str(method)), Some(arguments)) =
+            (args.first(), node.child_by_field_name("arguments"))
+        {
+            let handler = children(arguments).get(1).map(|h| ctx.text(*h).to_string());
+            if let Some(handler) = handler.filter(|_| crate::model::is_mcp_method(method)) {
+                let registry = func.child_by_field_name("value").map(|v| ctx.text(v)).unwrap_or("");
+                facts.registrations.push(crate::model::Registration {
+                    registry: registry.to_string(),
+                    method: method.clone(),
+                    handler: crate::lower::last_segment(handler.trim_start_matches('&')).to_string(),
+                    span,
+                });
+            }
+        }
+    }
+    if func.kind() == "field_expression" {
+        let value = func.child_by_field_name("value");
+        let receiver_text = value.map(|v| ctx.text(v)).unwrap_or("");
+        if receiver_text.ends_with("stderr()") || receiver_text == "stderr" {
+            return Expr::opaque(args);
+        }
+        let receiver = value.map(|v| expr(ctx, v, facts));
+        if let Some(Expr::Http { status, body, span: s }) = &receiver {
+            return http_builder(&last, *status, body.clone(), args, *s);
+        }
+        let receiver = receiver.filter(|_| receiver_text != "self");
+        return call(callee, receiver, args, Vec::new(), span);
+    }
+    call(callee, None, args, Vec::new(), span)
+}
+
+/// Builder calls on an HTTP response: `.status(..)`, `.json(..)`, `.body(..)`, `.finish()`.
+fn http_builder(
+    name: &str,
+    status: Option<u16>,
+    body: Option<Box<Expr>>,
+    args: Vec<Expr>,
+    span: crate::model::Span,
+) -> Expr {
+    let first = args.into_iter().next();
+    match (name, first) {
+        ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
+        ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
+        ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
+        _ => Expr::Http { status, body, span },
+    }
+}

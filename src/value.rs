@@ -1,0 +1,213 @@
+//! The abstract values the interpreter computes, and the effects a path has.
+
+use crate::model::{FnId, Span};
+use std::rc::Rc;
+
+/// One hypothetical incoming message.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Probe {
+    pub method: String,
+    pub has_id: bool,
+}
+
+impl Probe {
+    pub fn notification(method: &str) -> Probe {
+        Probe { method: method.to_string(), has_id: false }
+    }
+    pub fn request(method: &str) -> Probe {
+        Probe { method: method.to_string(), has_id: true }
+    }
+}
+
+/// A method name no server handles, for the unknown-method fallback.
+pub const UNKNOWN_METHOD: &str = "mcp-conform/unknown-method";
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Null,
+    /// The id of a probe that has one.
+    Id,
+    /// The missing id of a probe without one: null, remembered as such.
+    NoId,
+    /// The probe's method name.
+    Method(String),
+    /// The `protocolVersion` the client sent; `checked` once tested against a supported set.
+    ClientVersion {
+        checked: bool,
+    },
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    Object(Rc<Vec<(String, Value)>>),
+    Array(Rc<Vec<Value>>),
+    Reply(Rc<Reply>),
+    Http(Rc<HttpValue>),
+    Func(FnId),
+    Variant(String, Option<Rc<Value>>),
+    /// Unknown, carrying the values of interest it was built from.
+    Unknown(Rc<Vec<Value>>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reply {
+    pub result: Option<Value>,
+    /// The error code when the reply is an error and the code could be read.
+    pub error: Option<Option<i64>>,
+    pub span: Span,
+    /// The call that first carried the reply out of the function that built it.
+    pub site: Option<Span>,
+    /// Sent by a dispatcher before it looked at the message (a parse error, an
+    /// unknown tenant): an answer to every message alike, not a dispatch decision.
+    pub pre_dispatch: bool,
+}
+
+impl Reply {
+    /// Where to point a reader: the call in the dispatch arm, else the literal.
+    pub fn at(&self) -> Span {
+        self.site.unwrap_or(self.span)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HttpValue {
+    pub status: Option<u16>,
+    pub body: Option<Value>,
+    pub span: Span,
+}
+
+impl Value {
+    pub(crate) fn unknown() -> Value {
+        Value::Unknown(Rc::new(Vec::new()))
+    }
+
+    /// Values worth carrying through an unknown computation.
+    pub(crate) fn interesting(&self) -> bool {
+        match self {
+            Value::Reply(_) | Value::Http(_) | Value::ClientVersion { .. } => true,
+            // An error object whose code is known (`RpcError(-32601, ...)`).
+            Value::Object(entries) => entries.iter().any(|(k, v)| k == "code" && matches!(v, Value::Int(_))),
+            Value::Unknown(parts) => !parts.is_empty(),
+            Value::Array(items) => items.iter().any(Value::interesting),
+            Value::Variant(_, Some(inner)) => inner.interesting(),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn is_nullish(&self) -> Option<bool> {
+        match self {
+            Value::Null | Value::NoId => Some(true),
+            Value::Variant(n, _) if n == "None" => Some(true),
+            Value::Unknown(_) => None,
+            _ => Some(false),
+        }
+    }
+
+    pub(crate) fn truthy(&self) -> Option<bool> {
+        match self {
+            Value::Null | Value::NoId => Some(false),
+            Value::Bool(b) => Some(*b),
+            Value::Int(n) => Some(*n != 0),
+            Value::Str(s) => Some(!s.is_empty()),
+            Value::Object(e) => Some(!e.is_empty()),
+            Value::Array(a) => Some(!a.is_empty()),
+            Value::Variant(n, _) => Some(n != "None"),
+            Value::Unknown(_) | Value::ClientVersion { .. } => None,
+            _ => Some(true),
+        }
+    }
+
+    /// The same value, with every reply it carries rewritten by `f`.
+    pub(crate) fn map_replies(&self, f: &impl Fn(&Reply) -> Reply) -> Value {
+        match self {
+            Value::Reply(r) => Value::Reply(Rc::new(f(r))),
+            Value::Http(h) => match &h.body {
+                Some(b) => Value::Http(Rc::new(HttpValue { body: Some(b.map_replies(f)), ..(**h).clone() })),
+                None => self.clone(),
+            },
+            Value::Array(items) => Value::Array(Rc::new(items.iter().map(|v| v.map_replies(f)).collect())),
+            Value::Unknown(items) if !items.is_empty() => {
+                Value::Unknown(Rc::new(items.iter().map(|v| v.map_replies(f)).collect()))
+            }
+            Value::Variant(n, Some(inner)) => Value::Variant(n.clone(), Some(Rc::new(inner.map_replies(f)))),
+            _ => self.clone(),
+        }
+    }
+
+    /// The same value, with `site` set on the replies it carries that have none.
+    pub(crate) fn with_site(&self, site: Span) -> Value {
+        self.map_replies(&|r| Reply { site: r.site.or(Some(site)), ..r.clone() })
+    }
+
+    /// Every JSON-RPC reply this value is or contains.
+    pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
+        match self {
+            Value::Reply(r) => out.push(r.clone()),
+            // A 4xx/5xx answer rejects the input at the transport (auth, bad request): not a reply to it.
+            Value::Http(h) if h.status.is_some_and(|s| s >= 400) => {}
+            Value::Http(h) => {
+                if let Some(b) = &h.body {
+                    b.replies(out)
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| v.replies(out)),
+            Value::Unknown(items) => items.iter().for_each(|v| v.replies(out)),
+            Value::Variant(_, Some(v)) => v.replies(out),
+            _ => {}
+        }
+    }
+}
+
+/// What a path did that the checks look at.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Effect {
+    /// A value written out by a call such as `print`, `write_all`, `send`.
+    Emit {
+        value: Value,
+        span: Span,
+    },
+    SetInitialized(Span),
+}
+
+pub(crate) fn error_code(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        Value::Object(entries) => entries.iter().find(|(k, _)| k == "code").and_then(|(_, c)| match c {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        }),
+        Value::Unknown(parts) => parts.iter().find_map(error_code),
+        _ => None,
+    }
+}
+
+/// An unknown value built from others: keeps the ones the checks care about.
+pub(crate) fn join(vals: &[Value]) -> Value {
+    let kept: Vec<Value> = vals.iter().filter(|v| v.interesting()).cloned().collect();
+    if kept.len() == 1
+        && !matches!(kept[0], Value::Array(_))
+        && let Value::Unknown(_) = kept[0]
+    {
+        return kept[0].clone();
+    }
+    Value::Unknown(Rc::new(kept))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_values_keep_replies() {
+        let r = Value::Reply(Rc::new(Reply {
+            result: Some(Value::Null),
+            error: None,
+            span: Span::default(),
+            site: None,
+            pre_dispatch: false,
+        }));
+        let j = join(&[Value::Int(1), r.clone()]);
+        let mut out = Vec::new();
+        j.replies(&mut out);
+        assert_eq!(out.len(), 1);
+    }
+}
