@@ -115,6 +115,12 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
     (names, first.or(Some(f.span)))
 }
 
+fn builds_reply(prog: &Program, id: FnId) -> bool {
+    let mut found = false;
+    walk_block(&prog.function(id).body, &mut |e| found |= matches!(e, Expr::Reply { .. }));
+    found
+}
+
 /// Functions each function may call (by name, through handler tables too).
 fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
     let n = prog.functions.len();
@@ -191,7 +197,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for id in 0..n {
         let (names, span) = dispatched_methods(prog, id);
-        if names.len() >= 2 {
+        // One method name is enough when the same function builds the JSON-RPC reply.
+        if names.len() >= 2 || (names.len() == 1 && builds_reply(prog, id)) {
             dispatch.insert(id, (names, span.unwrap_or_default()));
         }
     }

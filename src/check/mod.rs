@@ -243,12 +243,18 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if run.paths.is_empty() {
             return Err(Verdict::skip("no path from the server's entry reaches its dispatch"));
         }
-        if run.replies().is_empty() {
+        if run.replies().is_empty() && !self.replies_visible() {
             return Err(Verdict::skip(format!(
                 "no reply to `{method}` could be found (the code that sends replies is not visible)"
             )));
         }
         Ok(run)
+    }
+
+    /// Whether any method the server dispatches on gets a reply the scanner can see.
+    fn replies_visible(&self) -> bool {
+        let methods: Vec<String> = self.server.methods.iter().cloned().collect();
+        methods.iter().any(|m| !self.probe(Probe::request(m)).replies().is_empty())
     }
 
     /// Revision 2026-07-28 servers have no handshake: they answer `server/discover` instead.

@@ -9,6 +9,15 @@ pub fn run(v: &ServerView) -> Verdict {
         Err(skip) => return skip,
     };
     let replies = run.replies();
+    if replies.is_empty() {
+        return Verdict::fail(
+            "`ping` gets no reply: the dispatch drops it".to_string(),
+            vec![Finding {
+                span: run.evidence().unwrap_or(v.server.span),
+                message: "`ping` is dropped here without a reply".into(),
+            }],
+        );
+    }
     let mut findings = Vec::new();
     let mut unreadable = None;
     let mut good = None;

@@ -44,6 +44,15 @@ pub fn run(v: &ServerView) -> Verdict {
         Err(skip) => return skip,
     };
     let replies = run.replies();
+    if replies.is_empty() {
+        return Verdict::fail(
+            "`initialize` gets no reply, so no protocolVersion is declared".to_string(),
+            vec![Finding {
+                span: run.evidence().unwrap_or(v.server.span),
+                message: "`initialize` is dropped here without a reply".into(),
+            }],
+        );
+    }
     let mut findings = Vec::new();
     let mut passes = Vec::new();
     let mut rejects = None;

@@ -41,7 +41,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     if id {
                         s2.id_check = Some(span);
                     }
-                    if method && b {
+                    if method {
                         s2.method_branch = Some(span);
                     }
                     if prefix {
