@@ -94,7 +94,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 _ => {}
             });
         }
-        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
                     .global(name, id)
@@ -150,7 +150,7 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
                     add(prog.resolve(name, id), out);
                 }
             }
-            Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field(_) | Expr::Var(_)) => {
+            Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
                 for m in prog.registered_methods(id) {
                     if let Some(h) = prog.registration(m, id) {
                         add(prog.resolve(h, id), out);

@@ -76,7 +76,12 @@ pub enum Expr {
     Int(i64),
     Str(String),
     /// A read of the incoming message's field: `msg["method"]`, `req.id`, `params.protocolVersion`.
-    Field(MessageField),
+    /// A read of a field the checks follow: `msg["method"]`, `req.id`, `params.protocolVersion`,
+    /// `reply.error`. On a reply value it reads the reply; otherwise it reads the incoming message.
+    Field {
+        object: Option<Box<Expr>>,
+        name: FieldName,
+    },
     Var(String),
     /// An object/dict literal.
     Object {
@@ -90,6 +95,8 @@ pub enum Expr {
     /// A JSON-RPC response object (has `result` or `error`, and `jsonrpc` or `id`).
     Reply {
         kind: ReplyExpr,
+        /// The reply's `id` member, when it has one.
+        id: Option<Box<Expr>>,
         span: Span,
     },
     /// An HTTP response with a status (None: the framework default, 200) and a body.
@@ -175,12 +182,16 @@ pub enum Expr {
     Opaque(Vec<Expr>),
 }
 
-/// The message fields that matter to the checks.
+/// The fields that matter to the checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MessageField {
+pub enum FieldName {
     Method,
     Id,
     ProtocolVersion,
+    /// A reply's `result`.
+    Result,
+    /// A reply's `error`.
+    Error,
 }
 
 #[derive(Debug, Clone)]
@@ -363,13 +374,8 @@ impl Expr {
             }
             Expr::Variant { inner, .. } => inner.iter().for_each(|i| i.walk(f)),
             Expr::Opaque(parts) => parts.iter().for_each(|p| p.walk(f)),
-            Expr::Null
-            | Expr::Bool(_)
-            | Expr::Int(_)
-            | Expr::Str(_)
-            | Expr::Field(_)
-            | Expr::Var(_)
-            | Expr::FnRef(_) => {}
+            Expr::Field { object, .. } => object.iter().for_each(|o| o.walk(f)),
+            Expr::Null | Expr::Bool(_) | Expr::Int(_) | Expr::Str(_) | Expr::Var(_) | Expr::FnRef(_) => {}
         }
     }
 }

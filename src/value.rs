@@ -50,6 +50,8 @@ pub enum Value {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Reply {
+    /// The reply's `id` member (Null when it has none).
+    pub id: Value,
     pub result: Option<Value>,
     /// The error code when the reply is an error and the code could be read.
     pub error: Option<Option<i64>>,
@@ -199,6 +201,7 @@ mod tests {
     #[test]
     fn unknown_values_keep_replies() {
         let r = Value::Reply(Rc::new(Reply {
+            id: Value::Id,
             result: Some(Value::Null),
             error: None,
             span: Span::default(),

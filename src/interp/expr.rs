@@ -1,7 +1,7 @@
 //! Expressions: values, comparisons, lookups and calls on one path.
 
 use super::{HTTP_VERBS, Interp, MAX_PATHS, MAX_STEPS, SINKS, State, Status};
-use crate::model::{Expr, FnId, MessageField, ReplyExpr, Span};
+use crate::model::{Expr, FieldName, FnId, ReplyExpr, Span};
 use crate::value::{Effect, HttpValue, Reply, Value, error_code, join};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -19,10 +19,18 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Bool(b) => vec![(st, Value::Bool(*b))],
             Expr::Int(n) => vec![(st, Value::Int(*n))],
             Expr::Str(s) => vec![(st, Value::Str(s.clone()))],
-            Expr::Field(f) => {
-                let v = self.field(*f);
+            Expr::Field { object: None, name } => {
+                let v = self.field(*name);
                 vec![(st, v)]
             }
+            Expr::Field { object: Some(object), name } => self
+                .eval(st, object)
+                .into_iter()
+                .map(|(s, o)| {
+                    let v = self.field_of(&o, *name);
+                    (s, v)
+                })
+                .collect(),
             Expr::Var(name) => {
                 let v = self.var(&st, name);
                 self.note_touch(&v);
@@ -49,31 +57,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .map(|(s, vals)| (s, Value::Array(Rc::new(vals))))
                     .collect()
             }
-            Expr::Reply { kind, span } => {
+            Expr::Reply { kind, id, span } => {
                 let (inner, is_error) = match kind {
                     ReplyExpr::Result(x) => (x.as_ref(), false),
                     ReplyExpr::Error(x) => (x.as_ref(), true),
                 };
-                self.eval(st, inner)
+                let null = Expr::Null;
+                let id = id.as_deref().unwrap_or(&null);
+                self.eval_all(st, &[inner, id])
                     .into_iter()
-                    .map(|(s, v)| {
-                        let reply = if is_error {
-                            Reply {
-                                result: None,
-                                error: Some(error_code(&v)),
-                                span: *span,
-                                site: None,
-                                pre_dispatch: false,
-                            }
-                        } else {
-                            Reply {
-                                result: Some(v),
-                                error: None,
-                                span: *span,
-                                site: None,
-                                pre_dispatch: false,
-                            }
-                        };
+                    .map(|(s, mut vals)| {
+                        let id = vals.pop().unwrap_or(Value::Null);
+                        let v = vals.pop().unwrap_or(Value::Null);
+                        let (result, error) =
+                            if is_error { (None, Some(error_code(&v))) } else { (Some(v), None) };
+                        let reply = Reply { id, result, error, span: *span, site: None, pre_dispatch: false };
                         (s, Value::Reply(Rc::new(reply)))
                     })
                     .collect()
@@ -116,6 +114,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .map(|(s, obj)| {
                     let v = match (&obj, key.as_str()) {
                         (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
+                        (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
+                        (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
+                        (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
                         (_, "id") => {
                             self.touched_id = true;
                             Value::Bool(self.probe.has_id)
@@ -264,17 +265,48 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
-    pub(super) fn field(&mut self, f: MessageField) -> Value {
+    /// A field of the incoming message.
+    pub(super) fn field(&mut self, f: FieldName) -> Value {
         match f {
-            MessageField::Method => {
+            FieldName::Method => {
                 self.touched_method = true;
                 Value::Method(self.probe.method.clone())
             }
-            MessageField::Id => {
+            FieldName::Id => {
                 self.touched_id = true;
                 if self.probe.has_id { Value::Id } else { Value::NoId }
             }
-            MessageField::ProtocolVersion => Value::ClientVersion { checked: false },
+            FieldName::ProtocolVersion => Value::ClientVersion { checked: false },
+            FieldName::Result | FieldName::Error => Value::unknown(),
+        }
+    }
+
+    /// A field of a value: a reply's own members, an object's entry, else the message's field.
+    pub(super) fn field_of(&mut self, object: &Value, f: FieldName) -> Value {
+        let key = match f {
+            FieldName::Method => "method",
+            FieldName::Id => "id",
+            FieldName::ProtocolVersion => "protocolVersion",
+            FieldName::Result => "result",
+            FieldName::Error => "error",
+        };
+        match object {
+            Value::Reply(r) => match f {
+                FieldName::Id => r.id.clone(),
+                FieldName::Result => r.result.clone().unwrap_or(Value::Null),
+                FieldName::Error => match r.error {
+                    Some(code) => Value::Object(Rc::new(vec![(
+                        "code".to_string(),
+                        code.map(Value::Int).unwrap_or_else(Value::unknown),
+                    )])),
+                    None => Value::Null,
+                },
+                _ => Value::unknown(),
+            },
+            Value::Object(entries) if entries.iter().any(|(k, _)| k == key) => {
+                entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_else(Value::unknown)
+            }
+            _ => self.field(f),
         }
     }
 

@@ -29,6 +29,9 @@ const MAX_ROUNDS: usize = 4;
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
     "print",
+    "to_writer",
+    "to_writer_pretty",
+    "dump",
     "put",
     "send_text",
     "send_bytes",

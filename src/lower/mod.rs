@@ -7,7 +7,7 @@
 pub mod python;
 pub mod rust;
 
-use crate::model::{Expr, FileFacts, Language, MessageField, ReplyExpr, Span};
+use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
 use tree_sitter::Node;
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
@@ -159,13 +159,20 @@ pub fn unquote(raw: &str) -> String {
 }
 
 /// The message field a key names, when it is one the checks follow.
-pub fn message_field(key: &str) -> Option<MessageField> {
+pub fn message_field(key: &str) -> Option<FieldName> {
     match key {
-        "method" | "Method" => Some(MessageField::Method),
-        "id" | "ID" | "Id" => Some(MessageField::Id),
-        "protocolVersion" | "protocol_version" | "ProtocolVersion" => Some(MessageField::ProtocolVersion),
+        "method" | "Method" => Some(FieldName::Method),
+        "id" | "ID" | "Id" => Some(FieldName::Id),
+        "protocolVersion" | "protocol_version" | "ProtocolVersion" => Some(FieldName::ProtocolVersion),
+        "result" | "Result" => Some(FieldName::Result),
+        "error" | "Error" => Some(FieldName::Error),
         _ => None,
     }
+}
+
+/// A field read on `object` (None when the object is not written, as in `json!` paths).
+pub fn field(object: Option<Expr>, name: FieldName) -> Expr {
+    Expr::Field { object: object.map(Box::new), name }
 }
 
 /// The last segment of a dotted or path-qualified name: `self.a.send` -> `send`.
@@ -182,13 +189,21 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error")
             && !matches!(v, Expr::Null)
         {
-            return Expr::Reply { kind: ReplyExpr::Error(Box::new(v.clone())), span };
+            return Expr::Reply { kind: ReplyExpr::Error(Box::new(v.clone())), id: reply_id(&entries), span };
         }
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "result") {
-            return Expr::Reply { kind: ReplyExpr::Result(Box::new(v.clone())), span };
+            return Expr::Reply {
+                kind: ReplyExpr::Result(Box::new(v.clone())),
+                id: reply_id(&entries),
+                span,
+            };
         }
     }
     Expr::Object { entries, span }
+}
+
+fn reply_id(entries: &[(String, Expr)]) -> Option<Box<Expr>> {
+    entries.iter().find(|(k, _)| k == "id").map(|(_, v)| Box::new(v.clone()))
 }
 
 /// Names that only convert or unwrap their receiver.
@@ -247,8 +262,8 @@ pub fn call(
     if let Some(recv) = receiver.clone() {
         match name.as_str() {
             "get" | "get_str" | "pointer" => {
-                if let Some(field) = first_str.as_deref().and_then(message_field) {
-                    return Expr::Field(field);
+                if let Some(name) = first_str.as_deref().and_then(message_field) {
+                    return field(Some(recv), name);
                 }
                 if let Some(key) = args.into_iter().next() {
                     return Expr::Lookup { collection: Box::new(recv), key: Box::new(key) };
@@ -279,7 +294,7 @@ pub fn call(
             // Defaults and adapters keep what a message field is: `req.id.unwrap_or(Null)`.
             "unwrap_or" | "unwrap_or_else" | "or" | "or_else" | "and_then" | "map" | "ok_or"
             | "ok_or_else" | "as_i64" | "as_u64" | "as_deref_mut"
-                if matches!(recv, Expr::Field(_)) =>
+                if matches!(recv, Expr::Field { .. }) =>
             {
                 return recv;
             }
@@ -351,8 +366,16 @@ pub fn status_by_name(name: &str) -> Option<u16> {
 }
 
 /// Calls that build or start an SDK server.
-pub const SDK_SERVER_CALLS: &[&str] =
-    &["FastMCP", "Server", "MCPServer", "stdio_server", "serve", "serve_server", "serve_with_ct"];
+pub const SDK_SERVER_CALLS: &[&str] = &[
+    "FastMCP",
+    "Server",
+    "MCPServer",
+    "stdio_server",
+    "serve",
+    "serve_server",
+    "serve_with_ct",
+    "ServerBuilder",
+];
 
 /// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {
@@ -376,6 +399,8 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
             let root = m.trim_start_matches("::").split("::").next().unwrap_or("");
             match root {
                 "rmcp" => Some("rmcp"),
+                "rust_mcp_sdk" => Some("rust-mcp-sdk"),
+                "modelcontextprotocol_server" => Some("modelcontextprotocol-server"),
                 _ => None,
             }
         }

@@ -416,7 +416,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
                 Some(k) if k.kind() == "string" => {
                     let key = unquote(ctx.text(k));
                     match message_field(&key) {
-                        Some(f) => Expr::Field(f),
+                        Some(f) => super::field(Some(collection), f),
                         None => {
                             Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(key)) }
                         }
@@ -516,7 +516,8 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         ctx.saw_stdin = true;
     }
     if let Some(f) = message_field(attr) {
-        return Expr::Field(f);
+        let object = node.child_by_field_name("object").map(|o| expr(ctx, o));
+        return super::field(object, f);
     }
     let text = ctx.text(node);
     if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {

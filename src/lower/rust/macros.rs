@@ -142,7 +142,7 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
                 let name = ctx.text(*t);
                 if after_dot {
                     if let Some(f) = message_field(name) {
-                        return Expr::Field(f);
+                        return crate::lower::field(parts.pop(), f);
                     }
                 } else if parts.is_empty() {
                     parts.push(Expr::Var(name.to_string()));

@@ -236,7 +236,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "field_expression" => {
             let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
             if let Some(f) = message_field(field) {
-                return Expr::Field(f);
+                let object = node.child_by_field_name("value").map(|v| expr(ctx, v, facts));
+                return crate::lower::field(object, f);
             }
             let t = ctx.text(node);
             if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
@@ -250,7 +251,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let key = kids.get(1).map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
             match &key {
                 Expr::Str(k) => match message_field(k) {
-                    Some(f) => Expr::Field(f),
+                    Some(f) => crate::lower::field(Some(collection), f),
                     None => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
                 },
                 _ => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
@@ -273,11 +274,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                         }
                         "shorthand_field_initializer" => {
                             let name = ctx.text(f).to_string();
-                            let value = match message_field(&name) {
-                                Some(field) => Expr::Field(field),
-                                None => Expr::Var(name.clone()),
-                            };
-                            entries.push((name, value));
+                            entries.push((name.clone(), Expr::Var(name)));
                         }
                         _ => {}
                     }
@@ -484,7 +481,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
-    if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
+    if callee.split([':', '.']).any(|seg| crate::lower::SDK_SERVER_CALLS.contains(&seg))
+        && ctx.sdk_server.is_none()
+    {
         ctx.sdk_server = Some(span);
     }
     if ROUTER_CALLS.contains(&last.as_str())
