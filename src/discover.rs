@@ -39,6 +39,10 @@ pub fn language_of(path: &Path) -> Option<Language> {
     match path.extension()?.to_str()? {
         "py" | "pyi" => Some(Language::Python),
         "rs" => Some(Language::Rust),
+        "ts" | "tsx" | "mts" | "cts" => Some(Language::TypeScript),
+        "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+        "go" => Some(Language::Go),
+        "php" => Some(Language::Php),
         _ => None,
     }
 }
@@ -125,7 +129,11 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
 fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {
     let display = display_path(path, root);
     let Some(language) = language_of(path) else {
-        d.skipped.push(Skipped { display, reason: "not a supported source file (.py, .rs)".into() });
+        d.skipped.push(Skipped {
+            display,
+            reason: "not a supported source file (.py, .rs, .ts, .tsx, .js, .jsx, .mjs, .cjs, .go, .php)"
+                .into(),
+        });
         return;
     };
     if !regular {

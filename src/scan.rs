@@ -98,7 +98,7 @@ fn process(index: u32, c: &Candidate, budget: Duration) -> FileResult {
     if !prefilter::worth_parsing(src) {
         return FileResult::NoMarkers;
     }
-    let tree = match parse::parse(c.language, src, budget) {
+    let tree = match parse::parse(parse::Grammar::of(c.language, &c.path), src, budget) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };

@@ -199,15 +199,16 @@ impl<'p, 'a> ServerView<'p, 'a> {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors);
             let outs = interp.run(entry.function);
-            if std::env::var_os("MCP_CONFORM_DEBUG").is_some() {
+            if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 let f = self.prog.function(entry.function);
                 eprintln!(
-                    "probe {:?} entry {} ({}) -> {} outcomes, incomplete {}",
+                    "probe {:?} entry {} ({}) -> {} outcomes, incomplete {}\n{:#?}",
                     probe,
                     f.name,
                     f.span.line,
                     outs.len(),
-                    interp.incomplete
+                    interp.incomplete,
+                    outs.iter().map(|o| (&o.value, o.effects.len(), o.saw_message)).collect::<Vec<_>>()
                 );
             }
             for outcome in outs {

@@ -4,6 +4,7 @@
 //! languages share: spans, the depth bound, and the builders that recognise
 //! JSON-RPC replies, HTTP responses and message-field reads from names.
 
+pub mod javascript;
 pub mod python;
 pub mod rust;
 
@@ -116,6 +117,7 @@ pub fn lower(
     match language {
         Language::Python => python::lower_file(&mut ctx, root, &mut facts),
         Language::Rust => rust::lower_file(&mut ctx, root, &mut facts),
+        Language::TypeScript | Language::JavaScript => javascript::lower_file(&mut ctx, root, &mut facts),
         _ => {}
     }
     if ctx.too_deep {
@@ -148,9 +150,14 @@ fn first_error(ctx: &Ctx, root: Node) -> Span {
 
 /// The text of a string literal's content, without quotes or prefixes.
 pub fn unquote(raw: &str) -> String {
-    let s = raw.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '#');
-    let s = s.trim_matches('#');
-    for q in ["\"\"\"", "'''", "\"", "'", "`"] {
+    // String prefixes (`r"`, `b'`, `f"`, `r#"`) come before the first quote.
+    let start = raw.find(['"', '\'', '`']).unwrap_or(0);
+    let prefix = &raw[..start];
+    if !prefix.chars().all(|c| c.is_ascii_alphabetic() || c == '#') {
+        return raw.to_string();
+    }
+    let s = raw[start..].trim_end_matches('#');
+    for q in ["\"\"\"", "\'\'\'", "\"", "'", "`"] {
         if s.len() >= 2 * q.len() && s.starts_with(q) && s.ends_with(q) {
             return s[q.len()..s.len() - q.len()].to_string();
         }
@@ -375,6 +382,7 @@ pub const SDK_SERVER_CALLS: &[&str] = &[
     "serve_server",
     "serve_with_ct",
     "ServerBuilder",
+    "McpServer",
 ];
 
 /// True when the assignment target names the session's initialized flag.
@@ -403,6 +411,9 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
                 "modelcontextprotocol_server" => Some("modelcontextprotocol-server"),
                 _ => None,
             }
+        }
+        Language::TypeScript | Language::JavaScript => {
+            m.starts_with("@modelcontextprotocol/sdk").then_some("@modelcontextprotocol/sdk")
         }
         _ => None,
     }

@@ -1,0 +1,723 @@
+//! TypeScript and JavaScript (`tree-sitter-typescript`, `tree-sitter-javascript`,
+//! which share their node kinds) to facts.
+
+use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
+use crate::model::{
+    Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Span, Stmt,
+};
+use tree_sitter::Node;
+
+/// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`.
+const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route"];
+/// Methods that register a handler under a method name: `handlers.set("ping", onPing)`.
+const REGISTER_METHODS: &[&str] = &["set", "register", "on", "method", "addMethod", "handle", "addHandler"];
+/// Events whose callbacks receive standard input lines: `rl.on("line", cb)`.
+const STDIN_EVENTS: &[&str] = &["line", "data", "readable"];
+/// Receivers of Express/Fastify/Hono-style response calls.
+const RESPONSE_OBJECTS: &[&str] = &["res", "response", "reply", "resp", "c", "ctx"];
+
+/// Per-file state of the JavaScript lowering.
+struct Js {
+    /// Callbacks handed to standard-input events.
+    stdin_callbacks: Vec<String>,
+}
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let mut js = Js { stdin_callbacks: Vec::new() };
+    let mut body = Vec::new();
+    for child in children(root) {
+        statement(ctx, &mut js, child, facts, None, &mut body);
+    }
+    let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body,
+        span: ctx.span(root),
+        http_route: false,
+        reads_stdin,
+    });
+    for f in &mut facts.functions {
+        if js.stdin_callbacks.contains(&f.name) {
+            f.reads_stdin = true;
+        }
+    }
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+fn block(
+    ctx: &mut Ctx,
+    js: &mut Js,
+    node: Option<Node>,
+    facts: &mut FileFacts,
+    owner: Option<&str>,
+) -> Block {
+    let mut out = Vec::new();
+    let Some(node) = node else { return out };
+    if !ctx.enter() {
+        return out;
+    }
+    if node.kind() == "statement_block" {
+        for child in children(node) {
+            statement(ctx, js, child, facts, owner, &mut out);
+        }
+    } else {
+        statement(ctx, js, node, facts, owner, &mut out);
+    }
+    ctx.leave();
+    out
+}
+
+fn statement(
+    ctx: &mut Ctx,
+    js: &mut Js,
+    node: Node,
+    facts: &mut FileFacts,
+    owner: Option<&str>,
+    out: &mut Block,
+) {
+    let span = ctx.span(node);
+    match node.kind() {
+        "function_declaration" | "generator_function_declaration" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            function(ctx, js, node, facts, name, owner);
+        }
+        "class_declaration" | "abstract_class_declaration" | "class" => class(ctx, js, node, facts, out),
+        "export_statement" => {
+            if let Some(d) = node.child_by_field_name("declaration") {
+                statement(ctx, js, d, facts, owner, out);
+            } else if let Some(v) = node.child_by_field_name("value") {
+                out.push(Stmt::Expr(expr(ctx, js, v, facts)));
+            }
+        }
+        "lexical_declaration" | "variable_declaration" => {
+            for d in children(node).into_iter().filter(|c| c.kind() == "variable_declarator") {
+                declarator(ctx, js, d, facts, out);
+            }
+        }
+        "expression_statement" => {
+            if let Some(e) = node.named_child(0) {
+                expression_statement(ctx, js, e, facts, out);
+            }
+        }
+        "return_statement" => {
+            let value = node.named_child(0).map(|v| expr(ctx, js, v, facts));
+            out.push(Stmt::Return { value, span });
+        }
+        "throw_statement" => {
+            let value = node.named_child(0).map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
+            out.push(Stmt::Raise { value, span });
+        }
+        "if_statement" => {
+            let cond = node
+                .child_by_field_name("condition")
+                .map(|c| expr(ctx, js, c, facts))
+                .unwrap_or_else(Expr::unknown);
+            let then = block(ctx, js, node.child_by_field_name("consequence"), facts, owner);
+            let otherwise = match node.child_by_field_name("alternative") {
+                Some(alt) => block(ctx, js, alt.named_child(0), facts, owner),
+                None => Vec::new(),
+            };
+            out.push(Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span }));
+        }
+        "switch_statement" => out.push(Stmt::Expr(switch(ctx, js, node, facts, owner))),
+        "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
+            let mut body = Vec::new();
+            if let Some(right) = node.child_by_field_name("right") {
+                body.push(Stmt::Expr(expr(ctx, js, right, facts)));
+            }
+            body.extend(block(ctx, js, node.child_by_field_name("body"), facts, owner));
+            out.push(Stmt::Expr(Expr::Loop { body }));
+        }
+        "try_statement" => {
+            let body = block(ctx, js, node.child_by_field_name("body"), facts, owner);
+            let handler_node = node.child_by_field_name("handler");
+            let binding = handler_node
+                .and_then(|h| h.child_by_field_name("parameter"))
+                .map(|p| ctx.text(p).to_string());
+            let handler =
+                block(ctx, js, handler_node.and_then(|h| h.child_by_field_name("body")), facts, owner);
+            out.push(Stmt::Expr(Expr::Try { body, handler, binding }));
+            if let Some(fin) = node.child_by_field_name("finalizer") {
+                out.extend(block(ctx, js, fin.child_by_field_name("body"), facts, owner));
+            }
+        }
+        "statement_block" => out.extend(block(ctx, js, Some(node), facts, owner)),
+        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        "import_statement" => {
+            if let Some(source) = node.child_by_field_name("source") {
+                note_import(ctx, &unquote(ctx.text(source)), span, facts);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn note_import(ctx: &Ctx, module: &str, span: Span, facts: &mut FileFacts) {
+    let _ = ctx;
+    if let Some(sdk) = super::sdk_for_import(Language::TypeScript, module) {
+        facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span });
+    }
+}
+
+fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &mut Block) {
+    let span = ctx.span(d);
+    let Some(name) = d.child_by_field_name("name") else { return };
+    let Some(value) = d.child_by_field_name("value") else { return };
+    if name.kind() == "object_pattern" {
+        // `const { id, method } = message` reads the fields by name.
+        let source = expr(ctx, js, value, facts);
+        for p in children(name) {
+            let (key, local) = match p.kind() {
+                "shorthand_property_identifier_pattern" => (ctx.text(p).to_string(), ctx.text(p).to_string()),
+                "pair_pattern" => (
+                    p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default(),
+                    p.child_by_field_name("value").map(|v| ctx.text(v).to_string()).unwrap_or_default(),
+                ),
+                _ => continue,
+            };
+            let v = match message_field(&key) {
+                Some(f) => field(Some(source.clone()), f),
+                None => Expr::Lookup { collection: Box::new(source.clone()), key: Box::new(Expr::Str(key)) },
+            };
+            out.push(Stmt::Assign { target: local, value: v, span });
+        }
+        return;
+    }
+    let target = ctx.text(name).to_string();
+    let value = match value.kind() {
+        // `const handle = async (msg) => {...}` names the function.
+        "arrow_function" | "function_expression" | "function" => {
+            function(ctx, js, value, facts, target.clone(), None);
+            Expr::FnRef(target.clone())
+        }
+        _ => expr(ctx, js, value, facts),
+    };
+    out.push(Stmt::Assign { target, value, span });
+}
+
+fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFacts, out: &mut Block) {
+    let span = ctx.span(e);
+    if matches!(e.kind(), "assignment_expression" | "augmented_assignment_expression") {
+        let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
+        else {
+            return;
+        };
+        let target = ctx.text(left).to_string();
+        if left.kind() == "subscript_expression" {
+            // `handlers["tools/list"] = onList` registers a handler.
+            let key = left
+                .child_by_field_name("index")
+                .filter(|k| k.kind() == "string")
+                .map(|k| unquote(ctx.text(k)));
+            if let Some(method) = key.filter(|m| crate::model::is_mcp_method(m)) {
+                let handler = callable_name(ctx, js, right, facts);
+                let registry =
+                    left.child_by_field_name("object").map(|o| ctx.text(o)).unwrap_or("").to_string();
+                facts.registrations.push(Registration { registry, method, handler, span });
+                return;
+            }
+        }
+        let value = expr(ctx, js, right, facts);
+        if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+            out.push(Stmt::SetInitialized { span });
+        }
+        out.push(Stmt::Assign { target, value, span });
+        return;
+    }
+    let value = expr(ctx, js, e, facts);
+    out.push(Stmt::Expr(value));
+}
+
+/// The name a callable expression can be called by: an identifier, or a new function.
+fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> String {
+    match expr(ctx, js, node, facts) {
+        Expr::FnRef(name) | Expr::Var(name) => name,
+        _ => ctx.text(node).to_string(),
+    }
+}
+
+fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+    let Some(body) = node.child_by_field_name("body") else { return };
+    for member in children(body) {
+        match member.kind() {
+            "method_definition" => {
+                let m =
+                    member.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                function(ctx, js, member, facts, m, name.as_deref());
+            }
+            "public_field_definition" | "field_definition" => {
+                let key =
+                    member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"));
+                if let (Some(k), Some(v)) = (key, member.child_by_field_name("value")) {
+                    let target = format!("this.{}", ctx.text(k));
+                    let value = expr(ctx, js, v, facts);
+                    out.push(Stmt::Assign { target, value, span: ctx.span(member) });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn params(ctx: &Ctx, node: Node) -> Vec<String> {
+    if let Some(p) = node.child_by_field_name("parameter") {
+        return vec![ctx.text(p).to_string()];
+    }
+    let Some(list) = node.child_by_field_name("parameters") else { return Vec::new() };
+    children(list)
+        .into_iter()
+        .map(|p| {
+            let pattern = p.child_by_field_name("pattern").unwrap_or(p);
+            ctx.text(pattern).to_string()
+        })
+        .collect()
+}
+
+fn function(
+    ctx: &mut Ctx,
+    js: &mut Js,
+    node: Node,
+    facts: &mut FileFacts,
+    name: String,
+    owner: Option<&str>,
+) {
+    let params = params(ctx, node);
+    // Next.js route handlers: `export async function POST(request)`.
+    let http_route = name == "POST";
+    let body = node.child_by_field_name("body");
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match body {
+        Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
+        // An arrow function's expression body is its return value.
+        Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
+        None => Vec::new(),
+    });
+}
+
+/// A function written inside an expression: lowered on its own, referred to by a made-up name.
+fn anonymous(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    let p = node.start_position();
+    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    function(ctx, js, node, facts, name.clone(), None);
+    Expr::FnRef(name)
+}
+
+fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
+    let span = ctx.span(node);
+    let subject =
+        node.child_by_field_name("value").map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
+    let mut arms: Vec<Arm> = Vec::new();
+    // Cases without a body fall through to the next: their labels join it.
+    let mut pending: Vec<Pattern> = Vec::new();
+    if let Some(body) = node.child_by_field_name("body") {
+        for case in children(body) {
+            match case.kind() {
+                "switch_case" => {
+                    let label = case.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
+                    pending.push(match label {
+                        Some(Expr::Str(s)) => Pattern::Str(s),
+                        Some(Expr::Int(n)) => Pattern::Int(n),
+                        _ => Pattern::Unknown,
+                    });
+                }
+                "switch_default" => pending.push(Pattern::Any(None)),
+                _ => continue,
+            }
+            let mut cursor = case.walk();
+            let stmts: Vec<Node> = case.children_by_field_name("body", &mut cursor).collect();
+            if stmts.is_empty() {
+                continue;
+            }
+            let mut body = Vec::new();
+            for s in stmts {
+                statement(ctx, js, s, facts, owner, &mut body);
+            }
+            arms.push(Arm {
+                patterns: std::mem::take(&mut pending),
+                guard: None,
+                body: end_at_break(body),
+                span: ctx.span(case),
+            });
+        }
+    }
+    if !pending.is_empty() {
+        arms.push(Arm { patterns: pending, guard: None, body: Vec::new(), span });
+    }
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+/// A `break` at the top of a switch arm ends the arm, not a loop around the switch.
+pub fn end_at_break(mut body: Block) -> Block {
+    if let Some(i) = body.iter().position(|s| matches!(s, Stmt::LeaveLoop)) {
+        body.truncate(i);
+    }
+    body
+}
+
+fn expr(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, js, node, facts);
+    ctx.leave();
+    e
+}
+
+fn sub(ctx: &mut Ctx, js: &mut Js, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
+    node.child_by_field_name(name).map(|n| expr(ctx, js, n, facts)).unwrap_or_else(Expr::unknown)
+}
+
+fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    match node.kind() {
+        "identifier" => match ctx.text(node) {
+            "undefined" => Expr::Null,
+            t => Expr::Var(t.to_string()),
+        },
+        "this" => Expr::Var("this".into()),
+        "null" | "undefined" => Expr::Null,
+        "true" => Expr::Bool(true),
+        "false" => Expr::Bool(false),
+        "number" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "string" => Expr::Str(unquote(ctx.text(node))),
+        "template_string" => {
+            let subs: Vec<Node> =
+                children(node).into_iter().filter(|c| c.kind() == "template_substitution").collect();
+            if subs.is_empty() {
+                Expr::Str(unquote(ctx.text(node)))
+            } else {
+                let parts = subs
+                    .into_iter()
+                    .filter_map(|s| s.named_child(0))
+                    .map(|e| expr(ctx, js, e, facts))
+                    .collect();
+                Expr::opaque(parts)
+            }
+        }
+        "parenthesized_expression"
+        | "await_expression"
+        | "as_expression"
+        | "non_null_expression"
+        | "satisfies_expression"
+        | "type_assertion" => {
+            children(node).first().map(|c| expr(ctx, js, *c, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "member_expression" => {
+            let prop = node.child_by_field_name("property").map(|p| ctx.text(p)).unwrap_or("");
+            let object_node = node.child_by_field_name("object");
+            if prop == "stdin" {
+                ctx.saw_stdin = true;
+            }
+            if let Some(f) = message_field(prop) {
+                let object = object_node.map(|o| expr(ctx, js, o, facts));
+                return field(object, f);
+            }
+            let text = ctx.text(node);
+            if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$') {
+                return Expr::Var(text.to_string());
+            }
+            Expr::opaque(object_node.map(|o| expr(ctx, js, o, facts)).into_iter().collect())
+        }
+        "subscript_expression" => {
+            let collection = sub(ctx, js, node, "object", facts);
+            let index = node.child_by_field_name("index");
+            match index {
+                Some(k) if k.kind() == "string" => {
+                    let key = unquote(ctx.text(k));
+                    match message_field(&key) {
+                        Some(f) => field(Some(collection), f),
+                        None => {
+                            Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(key)) }
+                        }
+                    }
+                }
+                Some(k) => {
+                    let key = expr(ctx, js, k, facts);
+                    Expr::Lookup { collection: Box::new(collection), key: Box::new(key) }
+                }
+                None => collection,
+            }
+        }
+        "call_expression" => call_expression(ctx, js, node, facts),
+        "new_expression" => new_expression(ctx, js, node, facts),
+        "binary_expression" => binary(ctx, js, node, facts),
+        "unary_expression" => {
+            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let arg = sub(ctx, js, node, "argument", facts);
+            match (op, arg) {
+                ("!", a) => Expr::Not(Box::new(a)),
+                ("-", Expr::Int(n)) => Expr::Int(-n),
+                ("typeof", a) => Expr::Call { callee: "typeof".into(), receiver: None, args: vec![a], span },
+                (_, a) => Expr::opaque(vec![a]),
+            }
+        }
+        "ternary_expression" => {
+            let cond = sub(ctx, js, node, "condition", facts);
+            let then = sub(ctx, js, node, "consequence", facts);
+            let otherwise = sub(ctx, js, node, "alternative", facts);
+            Expr::If {
+                cond: Box::new(cond),
+                then: vec![Stmt::Yield(then)],
+                otherwise: vec![Stmt::Yield(otherwise)],
+                span,
+            }
+        }
+        "object" => {
+            let mut entries = Vec::new();
+            for p in children(node) {
+                match p.kind() {
+                    "pair" => {
+                        let key =
+                            p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+                        let value = sub(ctx, js, p, "value", facts);
+                        entries.push((key, value));
+                    }
+                    "shorthand_property_identifier" => {
+                        let name = ctx.text(p).to_string();
+                        entries.push((name.clone(), Expr::Var(name)));
+                    }
+                    "method_definition" => {
+                        let key =
+                            p.child_by_field_name("name").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+                        entries.push((key, anonymous(ctx, js, p, facts)));
+                    }
+                    _ => {}
+                }
+            }
+            object(entries, span)
+        }
+        "array" => {
+            let items = children(node).into_iter().map(|c| expr(ctx, js, c, facts)).collect();
+            Expr::Array { items, span }
+        }
+        "arrow_function" | "function_expression" | "function" | "generator_function" => {
+            anonymous(ctx, js, node, facts)
+        }
+        "assignment_expression" => {
+            let target =
+                node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let value = sub(ctx, js, node, "right", facts);
+            Expr::Block(vec![Stmt::Assign { target, value, span }])
+        }
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, js, c, facts)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let left_node = node.child_by_field_name("left");
+    let left = sub(ctx, js, node, "left", facts);
+    let right = sub(ctx, js, node, "right", facts);
+    match op {
+        "===" | "==" | "!==" | "!=" => {
+            let negated = op.starts_with('!');
+            let test = match (&left, &right) {
+                // `typeof msg.id === "undefined"`
+                (Expr::Call { callee, args, .. }, Expr::Str(t))
+                | (Expr::Str(t), Expr::Call { callee, args, .. })
+                    if callee == "typeof" && t == "undefined" =>
+                {
+                    Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
+                }
+                (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
+                _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
+            };
+            if negated { Expr::Not(Box::new(test)) } else { test }
+        }
+        "&&" => Expr::And(Box::new(left), Box::new(right)),
+        "||" | "??" => Expr::Or(Box::new(left), Box::new(right)),
+        "in" => match (left_node.map(|l| l.kind()), left) {
+            (Some("string"), Expr::Str(key)) => Expr::HasKey { object: Box::new(right), key },
+            (_, item) => Expr::Member { item: Box::new(item), collection: Box::new(right) },
+        },
+        _ => Expr::opaque(vec![left, right]),
+    }
+}
+
+fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let callee = ctx.text(func).to_string();
+    let last = super::last_segment(&callee).to_string();
+    let first_str = arg_nodes.first().filter(|a| a.kind() == "string").map(|a| unquote(ctx.text(*a)));
+    let receiver_node =
+        (func.kind() == "member_expression").then(|| func.child_by_field_name("object")).flatten();
+    let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
+
+    // Route and event registrations name the functions that receive messages.
+    if receiver_node.is_some()
+        && ROUTE_METHODS.contains(&last.as_str())
+        && first_str.as_deref().is_some_and(|p| p.starts_with('/'))
+    {
+        for a in &arg_nodes[1..] {
+            let name = callable_name(ctx, js, *a, facts);
+            facts.http_handlers.push(name);
+        }
+        return Expr::unknown();
+    }
+    if last == "on" && first_str.as_deref().is_some_and(|e| STDIN_EVENTS.contains(&e)) {
+        for a in &arg_nodes[1..] {
+            let name = callable_name(ctx, js, *a, facts);
+            js.stdin_callbacks.push(name);
+        }
+        return Expr::unknown();
+    }
+    if receiver_node.is_some() && REGISTER_METHODS.contains(&last.as_str()) {
+        if let (Some(method), Some(handler)) = (first_str.clone(), arg_nodes.get(1)) {
+            if crate::model::is_mcp_method(&method) {
+                let handler = callable_name(ctx, js, *handler, facts);
+                facts.registrations.push(Registration {
+                    registry: receiver_text.clone(),
+                    method,
+                    handler,
+                    span,
+                });
+                return Expr::unknown();
+            }
+        }
+    }
+    if callee.contains("console.error")
+        || callee.contains("console.warn")
+        || receiver_text.ends_with("stderr")
+    {
+        return Expr::unknown();
+    }
+    let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+    match callee.as_str() {
+        "Array.isArray" => return Expr::Bool(false),
+        "Response.json" | "NextResponse.json" => return fetch_response(args, span),
+        "Object.hasOwn" | "Object.prototype.hasOwnProperty.call" => {
+            if let (Some(obj), Some(Expr::Str(key))) = (args.first(), args.get(1)) {
+                return Expr::HasKey { object: Box::new(obj.clone()), key: key.clone() };
+            }
+        }
+        // `console.log` writes to stdout.
+        "console.log" | "console.info" => {
+            return Expr::Call { callee: "print".into(), receiver: None, args, span };
+        }
+        _ => {}
+    }
+    if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
+    if last == "require" {
+        if let Some(module) = &first_str {
+            note_import(ctx, module, span, facts);
+        }
+    }
+    // Express, Fastify and Hono answers: `res.status(202).end()`, `res.json(x)`, `c.json(x, 200)`.
+    if let Some(h) = http_answer(ctx, js, func, &last, &receiver_text, &args, span, facts) {
+        return h;
+    }
+    let receiver = match receiver_node {
+        Some(r) if ctx.text(r) != "this" => Some(expr(ctx, js, r, facts)),
+        _ => None,
+    };
+    if !matches!(func.kind(), "identifier" | "member_expression") {
+        // `handlers[method]?.(params)`: call whatever the expression yields.
+        let target = expr(ctx, js, func, facts);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
+    call(callee, receiver, args, Vec::new(), span)
+}
+
+/// A response written by an Express/Fastify/Hono call, as an emitted HTTP answer.
+#[allow(clippy::too_many_arguments)]
+fn http_answer(
+    ctx: &mut Ctx,
+    js: &mut Js,
+    func: Node,
+    last: &str,
+    receiver_text: &str,
+    args: &[Expr],
+    span: Span,
+    facts: &mut FileFacts,
+) -> Option<Expr> {
+    let root = receiver_text.split(['.', '(']).next().unwrap_or("");
+    if !RESPONSE_OBJECTS.contains(&root) {
+        return None;
+    }
+    let int = |e: Option<&Expr>| match e {
+        Some(Expr::Int(n)) => u16::try_from(*n).ok(),
+        _ => None,
+    };
+    // A chained status: `res.status(202).send()` / `reply.code(202).send()`.
+    let chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+    let chained_status = chained.and_then(|c| {
+        let f = c.child_by_field_name("function")?;
+        let name = f.child_by_field_name("property").map(|p| ctx.text(p))?;
+        if !matches!(name, "status" | "code") {
+            return None;
+        }
+        let a = c.child_by_field_name("arguments").and_then(|a| a.named_child(0))?;
+        match expr(ctx, js, a, facts) {
+            Expr::Int(n) => u16::try_from(n).ok(),
+            _ => None,
+        }
+    });
+    let (status, body) = match last {
+        "json" | "send" | "end" | "text" | "body" | "html" => {
+            (chained_status.or(int(args.get(1))), args.first().cloned())
+        }
+        "sendStatus" | "writeHead" => (int(args.first()), None),
+        "status" | "code" => return None,
+        _ => return None,
+    };
+    let body = body.filter(|b| !matches!(b, Expr::Null) || last == "json");
+    let http = Expr::Http { status, body: body.map(Box::new), span };
+    Some(Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span })
+}
+
+fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let ctor = node.child_by_field_name("constructor").map(|c| ctx.text(c).to_string()).unwrap_or_default();
+    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    if crate::lower::SDK_SERVER_CALLS.contains(&super::last_segment(&ctor)) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
+    let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+    match super::last_segment(&ctor) {
+        // `new Response(null, { status: 202 })` (fetch API, Next.js).
+        "Response" | "NextResponse" => fetch_response(args, span),
+        // `new Map([["tools/list", onList], ...])` is a handler table.
+        "Map" => {
+            let mut entries = Vec::new();
+            if let Some(Expr::Array { items, .. }) = args.first() {
+                for item in items {
+                    if let Expr::Array { items: pair, .. } = item {
+                        if let [Expr::Str(k), v] = pair.as_slice() {
+                            entries.push((k.clone(), v.clone()));
+                        }
+                    }
+                }
+            }
+            Expr::Object { entries, span }
+        }
+        _ => call(ctor, None, args, Vec::new(), span),
+    }
+}
+
+/// `new Response(body, { status })` and `Response.json(body, { status })`.
+fn fetch_response(args: Vec<Expr>, span: Span) -> Expr {
+    let status = match args.get(1) {
+        Some(Expr::Object { entries, .. }) => {
+            entries.iter().find(|(k, _)| k == "status").and_then(|(_, v)| match v {
+                Expr::Int(n) => u16::try_from(*n).ok(),
+                _ => None,
+            })
+        }
+        _ => None,
+    };
+    let body = args.into_iter().next().filter(|b| !matches!(b, Expr::Null)).map(Box::new);
+    Expr::Http { status, body, span }
+}
