@@ -572,19 +572,14 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         return Expr::unknown();
     }
-    if receiver_node.is_some() && REGISTER_METHODS.contains(&last.as_str()) {
-        if let (Some(method), Some(handler)) = (first_str.clone(), arg_nodes.get(1)) {
-            if crate::model::is_mcp_method(&method) {
-                let handler = callable_name(ctx, js, *handler, facts);
-                facts.registrations.push(Registration {
-                    registry: receiver_text.clone(),
-                    method,
-                    handler,
-                    span,
-                });
-                return Expr::unknown();
-            }
-        }
+    if receiver_node.is_some()
+        && REGISTER_METHODS.contains(&last.as_str())
+        && let (Some(method), Some(handler)) = (first_str.clone(), arg_nodes.get(1))
+        && crate::model::is_mcp_method(&method)
+    {
+        let handler = callable_name(ctx, js, *handler, facts);
+        facts.registrations.push(Registration { registry: receiver_text.clone(), method, handler, span });
+        return Expr::unknown();
     }
     if callee.contains("console.error")
         || callee.contains("console.warn")
@@ -610,10 +605,10 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
-    if last == "require" {
-        if let Some(module) = &first_str {
-            note_import(ctx, module, span, facts);
-        }
+    if last == "require"
+        && let Some(module) = &first_str
+    {
+        note_import(ctx, module, span, facts);
     }
     // Express, Fastify and Hono answers: `res.status(202).end()`, `res.json(x)`, `c.json(x, 200)`.
     if let Some(h) = http_answer(ctx, js, func, &last, &receiver_text, &args, span, facts) {
@@ -694,10 +689,10 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
             let mut entries = Vec::new();
             if let Some(Expr::Array { items, .. }) = args.first() {
                 for item in items {
-                    if let Expr::Array { items: pair, .. } = item {
-                        if let [Expr::Str(k), v] = pair.as_slice() {
-                            entries.push((k.clone(), v.clone()));
-                        }
+                    if let Expr::Array { items: pair, .. } = item
+                        && let [Expr::Str(k), v] = pair.as_slice()
+                    {
+                        entries.push((k.clone(), v.clone()));
                     }
                 }
             }
