@@ -140,6 +140,15 @@ impl Value {
         self.map_replies(&|r| Reply { site: r.site.or(Some(site)), ..r.clone() })
     }
 
+    /// The HTTP response this value is or carries, if any.
+    pub fn http(&self) -> Option<Rc<HttpValue>> {
+        match self {
+            Value::Http(h) => Some(h.clone()),
+            Value::Unknown(items) | Value::Array(items) => items.iter().find_map(Value::http),
+            _ => None,
+        }
+    }
+
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {

@@ -135,7 +135,7 @@ impl ProbeRun {
         let mut out = Vec::new();
         for path in self.paths.iter().filter(|p| p.http && !p.outcome.raised) {
             let emitted = path.outcome.effects.iter().find_map(|e| match e {
-                Effect::Emit { value: Value::Http(h), .. } => Some(h.clone()),
+                Effect::Emit { value, .. } => value.http(),
                 _ => None,
             });
             let answer = match (&path.outcome.value, emitted.as_ref()) {

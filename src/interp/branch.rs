@@ -206,8 +206,17 @@ fn refine_variant(st: &mut State, subject: &Expr, patterns: &[Pattern]) {
 
 fn mark_checked(st: &mut State, e: &Expr) {
     if let Expr::Var(name) = e
-        && let Some(v @ Value::ClientVersion { .. }) = st.env.get_mut(name)
+        && let Some(v) = st.env.get_mut(name)
     {
-        *v = Value::ClientVersion { checked: true };
+        *v = checked(v);
+    }
+}
+
+/// The value with every client version in it marked as checked.
+fn checked(v: &Value) -> Value {
+    match v {
+        Value::ClientVersion { .. } => Value::ClientVersion { checked: true },
+        Value::Unknown(items) => Value::Unknown(std::rc::Rc::new(items.iter().map(checked).collect())),
+        other => other.clone(),
     }
 }

@@ -152,25 +152,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .into_iter()
                 .map(|(s, v)| (s, v.truthy().map(|b| Value::Bool(!b)).unwrap_or_else(Value::unknown)))
                 .collect(),
+            // `a && b` and `a || b` / `a ?? b` yield one of their operands (Python, JavaScript, PHP).
             Expr::And(a, b) | Expr::Or(a, b) => {
                 let is_and = matches!(e, Expr::And(..));
                 let mut out = Vec::new();
                 for (s, va) in self.eval(st, a) {
                     match (va.truthy(), is_and) {
-                        (Some(false), true) => out.push((s, Value::Bool(false))),
-                        (Some(true), false) => out.push((s, va)),
-                        (known, _) => {
+                        (Some(false), true) | (Some(true), false) => out.push((s, va)),
+                        (Some(true), true) | (Some(false), false) => out.extend(self.eval(s, b)),
+                        (None, _) => {
                             for (s2, vb) in self.eval(s, b) {
-                                let v = match (known, vb.truthy()) {
-                                    (_, Some(x)) if known.is_some() => Value::Bool(x),
-                                    (None, Some(false)) if is_and => Value::Bool(false),
-                                    (None, Some(true)) if !is_and => Value::Bool(true),
-                                    _ => Value::unknown(),
-                                };
-                                let v = if !is_and && known.is_none() && !matches!(v, Value::Bool(_)) {
-                                    join(&[va.clone(), vb])
-                                } else {
-                                    v
+                                let v = match vb.truthy() {
+                                    Some(false) if is_and => Value::Bool(false),
+                                    _ => join(&[va.clone(), vb]),
                                 };
                                 out.push((s2, v));
                             }

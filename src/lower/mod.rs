@@ -388,7 +388,9 @@ pub const SDK_SERVER_CALLS: &[&str] = &[
 /// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {
     let last = last_segment(target).to_ascii_lowercase();
-    last.trim_start_matches('_').starts_with("initialized") || last == "is_initialized"
+    let last = last.trim_start_matches('_');
+    last.starts_with("initialized")
+        || matches!(last, "is_initialized" | "isinitialized" | "ready" | "isready" | "is_ready")
 }
 
 /// Known official SDK import prefixes per language.
