@@ -198,7 +198,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     for id in 0..n {
         let (names, span) = dispatched_methods(prog, id);
         // One method name is enough when the same function builds the JSON-RPC reply.
-        if names.len() >= 2 || (names.len() == 1 && builds_reply(prog, id)) {
+        let replies_near = builds_reply(prog, id) || edges[id].iter().any(|&c| builds_reply(prog, c));
+        if names.len() >= 2 || (names.len() == 1 && replies_near) {
             dispatch.insert(id, (names, span.unwrap_or_default()));
         }
     }

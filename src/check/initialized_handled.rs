@@ -1,7 +1,7 @@
 //! ab-001838/initialized-handled: `notifications/initialized` is accepted without an error.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::Probe;
+use crate::interp::{Probe, UNKNOWN_METHOD};
 
 const NAME: &str = "notifications/initialized";
 
@@ -26,6 +26,22 @@ pub fn run(v: &ServerView) -> Verdict {
     if let Some(first) = findings.first() {
         let reason = format!("`{NAME}` is rejected with an error at {}{hint}", v.at(first.span));
         return Verdict::fail(reason, findings);
+    }
+    // Taken the way an unknown method is, by a fallback that answers it: not accepted.
+    let unknown = v.probe(Probe::notification(UNKNOWN_METHOD));
+    let fallback_routes: Vec<&Vec<_>> = unknown.paths.iter().map(|p| &p.outcome.route).collect();
+    let fallback: Vec<Finding> = run
+        .replies()
+        .iter()
+        .filter(|r| fallback_routes.contains(&&r.path.outcome.route))
+        .map(|r| Finding {
+            span: r.reply.at(),
+            message: format!("`{NAME}` reaches the unknown-method fallback, which answers it{hint}"),
+        })
+        .collect();
+    if let Some(first) = fallback.first() {
+        let reason = format!("`{NAME}` is not handled: it falls to the unknown-method fallback ({}){hint}", v.at(first.span));
+        return Verdict::fail(reason, fallback);
     }
     // State that only the bare name sets never completes the real handshake.
     if run.sets_initialized().is_none() {

@@ -43,6 +43,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                     if method {
                         s2.method_branch = Some(span);
+                        s2.note_route(span, b);
                     }
                     if prefix {
                         s2.prefix_check = Some(span);
@@ -91,6 +92,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 if method_decided {
                     taken.method_branch = Some(arm.span);
+                    taken.note_route(arm.span, true);
                 }
                 if truth.is_none() {
                     refine_variant(&mut taken, subject_expr, &arm.patterns);

@@ -180,6 +180,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // A handler table looked up by method name is a dispatch decision.
                     s.saw_message |= matches!(vals[1], Value::Method(_));
                     let v = self.lookup(&vals[0], &vals[1]);
+                    if matches!(vals[1], Value::Method(_)) {
+                        s.note_route(Span::default(), !matches!(v, Value::Null));
+                    }
                     (s, v)
                 })
                 .collect(),
@@ -485,6 +488,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s2.method_branch = o.method_branch.or(s2.method_branch);
                     s2.prefix_check = o.prefix_check.or(s2.prefix_check);
                     s2.saw_message |= o.saw_message;
+                    for &(span, taken) in &o.route {
+                        s2.note_route(span, taken);
+                    }
                     let value = site(&o.value);
                     if o.raised {
                         s2.status = Status::Raised(value.clone());

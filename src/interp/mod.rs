@@ -76,6 +76,8 @@ struct State {
     prefix_check: Option<Span>,
     /// A decision on this path looked at the message (its method or id).
     saw_message: bool,
+    /// The method decisions taken on this path, in order: which way the message was routed.
+    route: Vec<(Span, bool)>,
 }
 
 impl State {
@@ -89,8 +91,16 @@ impl State {
             method_branch: None,
             prefix_check: None,
             saw_message: false,
+            route: Vec::new(),
         }
     }
+    /// Records a method decision; long routes keep their start.
+    fn note_route(&mut self, span: Span, taken: bool) {
+        if self.route.len() < 64 {
+            self.route.push((span, taken));
+        }
+    }
+
     fn running(&self) -> bool {
         self.status == Status::Running
     }
@@ -110,6 +120,8 @@ pub struct Outcome {
     pub prefix_check: Option<Span>,
     /// False for paths that answer whatever the message is (a parse error, a closed tenant).
     pub saw_message: bool,
+    /// The method decisions taken on this path (two probes with the same route took the same branch).
+    pub route: Vec<(Span, bool)>,
 }
 
 /// Runs probes through a program.
@@ -213,6 +225,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     method_branch: st.method_branch,
                     prefix_check: st.prefix_check,
                     saw_message: st.saw_message,
+                    route: st.route,
                 }
             })
             .collect();

@@ -581,6 +581,13 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         facts.registrations.push(Registration { registry: receiver_text.clone(), method, handler, span });
         return Expr::unknown();
     }
+    // `promise.then(cb)` calls `cb` with the promise's value; `.catch`/`.finally` only on failure paths.
+    if let Some(recv) = receiver_node.filter(|_| matches!(last.as_str(), "then" | "catch" | "finally")) {
+        let value = expr(ctx, js, recv, facts);
+        let Some(cb) = arg_nodes.first().filter(|_| last == "then") else { return value };
+        let target = expr(ctx, js, *cb, facts);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: vec![value], span };
+    }
     if callee.contains("console.error")
         || callee.contains("console.warn")
         || receiver_text.ends_with("stderr")
