@@ -195,10 +195,10 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         prog.files().flat_map(|f| f.http_handlers.iter().map(String::as_str)).collect();
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
-    for id in 0..n {
+    for (id, callees) in edges.iter().enumerate() {
         let (names, span) = dispatched_methods(prog, id);
-        // One method name is enough when the same function builds the JSON-RPC reply.
-        let replies_near = builds_reply(prog, id) || edges[id].iter().any(|&c| builds_reply(prog, c));
+        // One method name is enough when the function, or one it calls, builds the JSON-RPC reply.
+        let replies_near = builds_reply(prog, id) || callees.iter().any(|&c| builds_reply(prog, c));
         if names.len() >= 2 || (names.len() == 1 && replies_near) {
             dispatch.insert(id, (names, span.unwrap_or_default()));
         }

@@ -40,7 +40,10 @@ pub fn run(v: &ServerView) -> Verdict {
         })
         .collect();
     if let Some(first) = fallback.first() {
-        let reason = format!("`{NAME}` is not handled: it falls to the unknown-method fallback ({}){hint}", v.at(first.span));
+        let reason = format!(
+            "`{NAME}` is not handled: it falls to the unknown-method fallback ({}){hint}",
+            v.at(first.span)
+        );
         return Verdict::fail(reason, fallback);
     }
     // State that only the bare name sets never completes the real handshake.

@@ -4,6 +4,7 @@
 //! languages share: spans, the depth bound, and the builders that recognise
 //! JSON-RPC replies, HTTP responses and message-field reads from names.
 
+pub mod go;
 pub mod javascript;
 pub mod python;
 pub mod rust;
@@ -118,6 +119,7 @@ pub fn lower(
         Language::Python => python::lower_file(&mut ctx, root, &mut facts),
         Language::Rust => rust::lower_file(&mut ctx, root, &mut facts),
         Language::TypeScript | Language::JavaScript => javascript::lower_file(&mut ctx, root, &mut facts),
+        Language::Go => go::lower_file(&mut ctx, root, &mut facts),
         _ => {}
     }
     if ctx.too_deep {
@@ -383,6 +385,8 @@ pub const SDK_SERVER_CALLS: &[&str] = &[
     "serve_with_ct",
     "ServerBuilder",
     "McpServer",
+    "NewMCPServer",
+    "ServeStdio",
 ];
 
 /// True when the assignment target names the session's initialized flag.
@@ -417,6 +421,10 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
         Language::TypeScript | Language::JavaScript => {
             m.starts_with("@modelcontextprotocol/sdk").then_some("@modelcontextprotocol/sdk")
         }
+        Language::Go if m.starts_with("github.com/modelcontextprotocol/go-sdk") => {
+            Some("modelcontextprotocol/go-sdk")
+        }
+        Language::Go if m.starts_with("github.com/mark3labs/mcp-go") => Some("mark3labs/mcp-go"),
         _ => None,
     }
 }

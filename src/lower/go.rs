@@ -1,0 +1,541 @@
+//! Go: `tree-sitter-go` syntax trees to facts.
+
+use super::{Ctx, call, field, is_initialized_flag, message_field, object, status_by_name, unquote};
+use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Stmt};
+use tree_sitter::Node;
+
+/// `http.ResponseWriter` parameter names whose calls answer an HTTP request.
+const RESPONSE_WRITERS: &[&str] = &["w", "rw", "writer", "res", "resp", "response"];
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let mut module = Vec::new();
+    for item in children(root) {
+        match item.kind() {
+            "function_declaration" => {
+                let name = text_of(ctx, item, "name");
+                function(ctx, item, facts, name, None);
+            }
+            "method_declaration" => {
+                let name = text_of(ctx, item, "name");
+                let owner = item
+                    .child_by_field_name("receiver")
+                    .and_then(receiver_type)
+                    .map(|t| ctx.text(t).to_string());
+                function(ctx, item, facts, name, owner.as_deref());
+            }
+            "import_declaration" => imports(ctx, item, facts),
+            "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module),
+            _ => {}
+        }
+    }
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body: module,
+        span: ctx.span(root),
+        http_route: false,
+        reads_stdin: false,
+    });
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+fn text_of(ctx: &Ctx, node: Node, field_name: &str) -> String {
+    node.child_by_field_name(field_name).map(|n| ctx.text(n).to_string()).unwrap_or_default()
+}
+
+/// `switch { case cond: ... default: ... }` is an `if`/`else if` chain.
+fn condition_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let mut cases = Vec::new();
+    let mut default = Vec::new();
+    for case in children(node) {
+        let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
+        let body = super::javascript::end_at_break(block(ctx, body, facts));
+        match case.kind() {
+            "expression_case" => {
+                let conds: Vec<Expr> = case
+                    .child_by_field_name("value")
+                    .map(children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|v| expr(ctx, v, facts))
+                    .collect();
+                let cond = conds
+                    .into_iter()
+                    .reduce(|a, b| Expr::Or(Box::new(a), Box::new(b)))
+                    .unwrap_or(Expr::Bool(false));
+                cases.push((cond, body, ctx.span(case)));
+            }
+            "default_case" => default = body,
+            _ => {}
+        }
+    }
+    cases.into_iter().rev().fold(Expr::Block(default), |otherwise, (cond, then, span)| Expr::If {
+        cond: Box::new(cond),
+        then,
+        otherwise: vec![Stmt::Yield(otherwise)],
+        span,
+    })
+}
+
+/// The type name of a method receiver: `(s *Server)` -> `Server`.
+fn receiver_type(list: Node) -> Option<Node> {
+    let decl = children(list).into_iter().next()?;
+    let mut ty = decl.child_by_field_name("type")?;
+    while ty.kind() == "pointer_type" || ty.kind() == "generic_type" {
+        ty = ty.named_child(0)?;
+    }
+    Some(ty)
+}
+
+fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        for c in children(n) {
+            match c.kind() {
+                "import_spec" => {
+                    let path =
+                        c.child_by_field_name("path").map(|p| unquote(ctx.text(p))).unwrap_or_default();
+                    if let Some(sdk) = super::sdk_for_import(Language::Go, &path) {
+                        facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(c) });
+                    }
+                }
+                "import_spec_list" => stack.push(c),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    for spec in children(node).into_iter().filter(|c| matches!(c.kind(), "const_spec" | "var_spec")) {
+        let mut cursor = spec.walk();
+        let names: Vec<String> =
+            spec.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
+        let values: Vec<Node> = spec.child_by_field_name("value").map(children).unwrap_or_default();
+        for (name, value) in names.into_iter().zip(values) {
+            let value = expr(ctx, value, facts);
+            out.push(Stmt::Assign { target: name, value, span: ctx.span(spec) });
+        }
+    }
+}
+
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
+    let params_node = node.child_by_field_name("parameters");
+    let mut params = Vec::new();
+    let mut http_route = false;
+    for p in params_node.map(children).unwrap_or_default() {
+        let ty = p.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+        http_route |= ty.contains("ResponseWriter");
+        let mut cursor = p.walk();
+        params.extend(p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()));
+    }
+    let body = node.child_by_field_name("body");
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+        block(ctx, body, facts)
+    });
+}
+
+/// A function literal: lowered on its own, referred to by a made-up name.
+fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let p = node.start_position();
+    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    function(ctx, node, facts, name.clone(), None);
+    Expr::FnRef(name)
+}
+
+fn block(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts) -> Block {
+    let mut out = Vec::new();
+    let Some(node) = node else { return out };
+    if !ctx.enter() {
+        return out;
+    }
+    let mut stack: Vec<Node> = children(node);
+    stack.reverse();
+    while let Some(s) = stack.pop() {
+        if s.kind() == "statement_list" {
+            let mut inner = children(s);
+            inner.reverse();
+            stack.extend(inner);
+        } else {
+            statement(ctx, s, facts, &mut out);
+        }
+    }
+    ctx.leave();
+    out
+}
+
+fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    let span = ctx.span(node);
+    match node.kind() {
+        "expression_statement" | "go_statement" => {
+            if let Some(e) = node.named_child(0) {
+                out.push(Stmt::Expr(expr(ctx, e, facts)));
+            }
+        }
+        "short_var_declaration" | "assignment_statement" => assignment(ctx, node, facts, out),
+        "var_declaration" | "const_declaration" => declaration(ctx, node, facts, out),
+        "return_statement" => {
+            let values: Vec<Node> = node.named_child(0).map(children).unwrap_or_default();
+            let value = match values.as_slice() {
+                [] => None,
+                [one] => Some(expr(ctx, *one, facts)),
+                many => Some(Expr::opaque(many.iter().map(|v| expr(ctx, *v, facts)).collect())),
+            };
+            out.push(Stmt::Return { value, span });
+        }
+        "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts))),
+        "expression_switch_statement" => {
+            if let Some(init) = node.child_by_field_name("initializer") {
+                statement(ctx, init, facts, out);
+            }
+            out.push(Stmt::Expr(switch(ctx, node, facts)));
+        }
+        "for_statement" => {
+            let body = block(ctx, node.child_by_field_name("body"), facts);
+            out.push(Stmt::Expr(Expr::Loop { body }));
+        }
+        "block" => out.extend(block(ctx, Some(node), facts)),
+        "labeled_statement" => {
+            if let Some(s) = children(node).into_iter().find(|c| c.kind() != "label_name") {
+                statement(ctx, s, facts, out);
+            }
+        }
+        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        "expression_case" | "default_case" => {}
+        _ => {}
+    }
+}
+
+fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+    let span = ctx.span(node);
+    let left: Vec<Node> = node.child_by_field_name("left").map(children).unwrap_or_default();
+    let right: Vec<Node> = node.child_by_field_name("right").map(children).unwrap_or_default();
+    match (left.as_slice(), right.as_slice()) {
+        // `handler, ok := handlers[method]`: ok says whether the entry exists.
+        ([value, ok], [one])
+            if one.kind() == "index_expression" || one.kind() == "type_assertion_expression" =>
+        {
+            let target = ctx.text(*value).to_string();
+            let v = expr(ctx, *one, facts);
+            out.push(Stmt::Assign { target: target.clone(), value: v, span });
+            let present = Expr::Not(Box::new(Expr::IsNull(Box::new(Expr::Var(target)))));
+            out.push(Stmt::Assign { target: ctx.text(*ok).to_string(), value: present, span });
+        }
+        (targets, values) if targets.len() == values.len() => {
+            for (t, v) in targets.iter().zip(values) {
+                let target = ctx.text(*t).to_string();
+                let value = expr(ctx, *v, facts);
+                if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+                    out.push(Stmt::SetInitialized { span });
+                }
+                out.push(Stmt::Assign { target, value, span });
+            }
+        }
+        // `result, err := s.handle(req)`: the first value carries what matters.
+        (targets, [one]) => {
+            let value = expr(ctx, *one, facts);
+            if let Some(first) = targets.first() {
+                out.push(Stmt::Assign { target: ctx.text(*first).to_string(), value, span });
+            }
+        }
+        _ => {}
+    }
+}
+
+fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let mut pre = Vec::new();
+    if let Some(init) = node.child_by_field_name("initializer") {
+        statement(ctx, init, facts, &mut pre);
+    }
+    let cond =
+        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let then = block(ctx, node.child_by_field_name("consequence"), facts);
+    let otherwise = match node.child_by_field_name("alternative") {
+        Some(alt) if alt.kind() == "if_statement" => vec![Stmt::Expr(if_statement(ctx, alt, facts))],
+        Some(alt) => block(ctx, Some(alt), facts),
+        None => Vec::new(),
+    };
+    let test = Expr::If { cond: Box::new(cond), then, otherwise, span };
+    if pre.is_empty() {
+        test
+    } else {
+        pre.push(Stmt::Expr(test));
+        Expr::Block(pre)
+    }
+}
+
+fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(subject) = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)) else {
+        return condition_switch(ctx, node, facts);
+    };
+    let mut arms = Vec::new();
+    for case in children(node) {
+        let patterns = match case.kind() {
+            "expression_case" => case
+                .child_by_field_name("value")
+                .map(children)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|v| match expr(ctx, v, facts) {
+                    Expr::Str(s) => Pattern::Str(s),
+                    Expr::Int(n) => Pattern::Int(n),
+                    _ => Pattern::Unknown,
+                })
+                .collect(),
+            "default_case" => vec![Pattern::Any(None)],
+            _ => continue,
+        };
+        let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
+        let body = super::javascript::end_at_break(block(ctx, body, facts));
+        arms.push(Arm { patterns, guard: None, body, span: ctx.span(case) });
+    }
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, node, facts);
+    ctx.leave();
+    e
+}
+
+fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
+    node.child_by_field_name(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+}
+
+fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    match node.kind() {
+        "identifier" => Expr::Var(ctx.text(node).to_string()),
+        "nil" => Expr::Null,
+        "true" => Expr::Bool(true),
+        "false" => Expr::Bool(false),
+        "int_literal" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "interpreted_string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => {
+            node.named_child(0).map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "selector_expression" => {
+            let name = text_of(ctx, node, "field");
+            let t = ctx.text(node);
+            if t == "os.Stdin" {
+                ctx.saw_stdin = true;
+            }
+            if t.starts_with("http.Status")
+                && let Some(status) = status_by_name(t)
+            {
+                return Expr::Int(i64::from(status));
+            }
+            if let Some(f) = message_field(&name) {
+                let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
+                return field(operand, f);
+            }
+            if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                return Expr::Var(t.to_string());
+            }
+            Expr::opaque(vec![sub(ctx, node, "operand", facts)])
+        }
+        "index_expression" => {
+            let collection = sub(ctx, node, "operand", facts);
+            let key = sub(ctx, node, "index", facts);
+            match &key {
+                Expr::Str(k) => match message_field(k) {
+                    Some(f) => field(Some(collection), f),
+                    None => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+                },
+                _ => Expr::Lookup { collection: Box::new(collection), key: Box::new(key) },
+            }
+        }
+        "call_expression" => call_expression(ctx, node, facts),
+        "composite_literal" => composite(ctx, node, facts),
+        "func_literal" => anonymous(ctx, node, facts),
+        "unary_expression" => {
+            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let operand = sub(ctx, node, "operand", facts);
+            match (op, operand) {
+                ("!", e) => Expr::Not(Box::new(e)),
+                ("-", Expr::Int(n)) => Expr::Int(-n),
+                (_, e) => e,
+            }
+        }
+        "binary_expression" => binary(ctx, node, facts),
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let left = sub(ctx, node, "left", facts);
+    let right = sub(ctx, node, "right", facts);
+    match op {
+        "==" | "!=" => {
+            let negated = op == "!=";
+            let test = match (&left, &right) {
+                (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
+                // `len(req.ID) == 0` and `string(req.ID) == "null"` test for a missing id.
+                (Expr::Call { callee, args, .. }, Expr::Int(0)) if callee == "len" => {
+                    Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
+                }
+                (Expr::Call { callee, args, .. }, Expr::Str(s)) if callee == "string" && s == "null" => {
+                    Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
+                }
+                _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
+            };
+            if negated { Expr::Not(Box::new(test)) } else { test }
+        }
+        "&&" => Expr::And(Box::new(left), Box::new(right)),
+        "||" => Expr::Or(Box::new(left), Box::new(right)),
+        _ => Expr::opaque(vec![left, right]),
+    }
+}
+
+/// `Response{JSONRPC: "2.0", ID: req.ID, Result: r}` and `map[string]any{...}`.
+fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(body) = node.child_by_field_name("body") else { return Expr::unknown() };
+    let mut entries = Vec::new();
+    let mut items = Vec::new();
+    for el in children(body) {
+        match el.kind() {
+            "keyed_element" => {
+                let key = el.child_by_field_name("key").map(|k| ctx.text(k)).unwrap_or("");
+                let key = json_key(&unquote(key));
+                let value = el
+                    .child_by_field_name("value")
+                    .and_then(|v| v.named_child(0))
+                    .map(|v| expr(ctx, v, facts))
+                    .unwrap_or_else(Expr::unknown);
+                entries.push((key, value));
+            }
+            "literal_element" => {
+                items.push(el.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
+            }
+            _ => {}
+        }
+    }
+    let sequence =
+        node.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));
+    if sequence || (entries.is_empty() && !items.is_empty()) {
+        return Expr::Array { items, span };
+    }
+    object(entries, span)
+}
+
+/// Go field names as their JSON members: `JSONRPC` -> `jsonrpc`, `ID` -> `id`.
+fn json_key(key: &str) -> String {
+    let lower = key.to_ascii_lowercase();
+    match lower.as_str() {
+        "jsonrpc" | "id" | "result" | "error" | "code" | "message" | "method" | "params" => lower,
+        "protocolversion" => "protocolVersion".to_string(),
+        _ => key.to_string(),
+    }
+}
+
+fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let callee = ctx.text(func).to_string();
+    let last = super::last_segment(&callee).to_string();
+    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
+        ctx.sdk_server = Some(span);
+    }
+    // `http.HandleFunc("/mcp", s.handle)` names an HTTP handler.
+    if matches!(last.as_str(), "HandleFunc" | "Handle" | "HandlerFunc") {
+        for a in &arg_nodes {
+            match a.kind() {
+                "identifier" | "selector_expression" => {
+                    facts.http_handlers.push(super::last_segment(ctx.text(*a)).to_string())
+                }
+                "func_literal" => {
+                    if let Expr::FnRef(name) = anonymous(ctx, *a, facts) {
+                        facts.http_handlers.push(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+        return Expr::unknown();
+    }
+    let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
+    let operand =
+        (func.kind() == "selector_expression").then(|| func.child_by_field_name("operand")).flatten();
+    let operand_text = operand.map(|o| ctx.text(o)).unwrap_or("");
+    if args.iter().any(|a| matches!(a, Expr::Var(v) if v == "os.Stderr")) || operand_text == "os.Stderr" {
+        return Expr::unknown();
+    }
+    match callee.as_str() {
+        "strings.HasPrefix" => {
+            if let [text, Expr::Str(prefix)] = args.as_slice() {
+                return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
+            }
+        }
+        "slices.Contains" => {
+            if let [collection, item] = args.as_slice() {
+                return Expr::Member {
+                    item: Box::new(item.clone()),
+                    collection: Box::new(collection.clone()),
+                };
+            }
+        }
+        "fmt.Println" | "fmt.Printf" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" => {
+            return Expr::Call { callee: "print".into(), receiver: None, args, span };
+        }
+        // An HTTP error answer: `http.Error(w, "bad request", http.StatusBadRequest)`.
+        "http.Error" => {
+            let status = match args.get(2) {
+                Some(Expr::Int(n)) => u16::try_from(*n).ok(),
+                _ => None,
+            };
+            let http = Expr::Http { status, body: args.get(1).cloned().map(Box::new), span };
+            return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+        }
+        _ => {}
+    }
+    // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request.
+    if RESPONSE_WRITERS.contains(&operand_text) {
+        match last.as_str() {
+            "WriteHeader" => {
+                let status = match args.first() {
+                    Some(Expr::Int(n)) => u16::try_from(*n).ok(),
+                    _ => None,
+                };
+                let http = Expr::Http { status, body: None, span };
+                return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+            }
+            "Write" => {
+                let http = Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
+                return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+            }
+            _ => {}
+        }
+    }
+    let receiver = match operand {
+        Some(o) if o.kind() != "identifier" || !is_package(ctx.text(o)) => Some(expr(ctx, o, facts)),
+        _ => None,
+    };
+    if !matches!(func.kind(), "identifier" | "selector_expression") {
+        let target = expr(ctx, func, facts);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
+    call(callee, receiver, args, Vec::new(), span)
+}
+
+/// Standard-library package names used as call qualifiers.
+fn is_package(name: &str) -> bool {
+    matches!(
+        name,
+        "json" | "fmt" | "strings" | "os" | "bufio" | "io" | "http" | "log" | "errors" | "bytes" | "slices"
+    )
+}
