@@ -47,6 +47,17 @@ pub fn language_of(path: &Path) -> Option<Language> {
     }
 }
 
+/// Test code: it drives the server with fake messages and builds mock servers,
+/// so it is not read (files named on the command line still are).
+pub fn is_test_path(display: &str) -> bool {
+    let name = display.rsplit('/').next().unwrap_or(display);
+    display.split('/').any(|c| matches!(c, "tests" | "test" | "__tests__" | "testdata"))
+        || name.starts_with("test_")
+        || name.ends_with("_test.go")
+        || name.ends_with("_test.py")
+        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+}
+
 /// The path as reports show it.
 pub fn display_path(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
@@ -112,7 +123,9 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                     });
                 } else {
                     let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-                    consider(entry.path(), root, size, ft.is_file(), opts, &mut d);
+                    if !is_test_path(&display_path(entry.path(), root)) {
+                        consider(entry.path(), root, size, ft.is_file(), opts, &mut d);
+                    }
                 }
                 ignore::WalkState::Continue
             })

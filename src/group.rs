@@ -241,13 +241,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         |f: FnId| -> Vec<usize> { (0..groups.len()).filter(|&g| ancestors[g].contains(&f)).collect() };
 
     // Test code calls the dispatcher too, but it is not how messages arrive.
-    let is_test = |f: FnId| {
-        let func = prog.function(f);
-        let path = prog.file_of(f).path.as_str();
-        func.name.starts_with("test_")
-            || path.split('/').any(|c| matches!(c, "tests" | "test" | "__tests__"))
-            || path.rsplit('/').next().is_some_and(|n| n.starts_with("test_") || n.contains("_test."))
-    };
+    let is_test = |f: FnId| prog.function(f).name.starts_with("test_");
     let mut out = Vec::new();
     let mut claimed_files = HashSet::new();
     for (gi, group) in groups.iter().enumerate() {

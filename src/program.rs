@@ -6,7 +6,7 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
-use crate::model::{Expr, FileFacts, FnId, Function, Stmt};
+use crate::model::{Expr, FileFacts, FnId, Function, Language, Stmt};
 use std::collections::HashMap;
 
 pub struct Program<'a> {
@@ -39,6 +39,14 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
         || da.starts_with(&format!("{db}/"))
         || db.starts_with(&format!("{da}/"));
     related.then_some(common)
+}
+
+/// Languages whose code calls each other's functions: TypeScript and JavaScript do.
+fn family(language: Language) -> Language {
+    match language {
+        Language::JavaScript => Language::TypeScript,
+        other => other,
+    }
 }
 
 impl<'a> Program<'a> {
@@ -123,10 +131,14 @@ impl<'a> Program<'a> {
     /// The function a call names, as seen from inside function `from`.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
-        let candidates = self.by_name.get(name)?;
-        if let [only] = candidates.as_slice() {
-            return Some(*only);
-        }
+        let family = family(self.file_of(from).language);
+        let candidates: Vec<FnId> = self
+            .by_name
+            .get(name)?
+            .iter()
+            .copied()
+            .filter(|id| family == self::family(self.file_of(*id).language))
+            .collect();
         // `Type::method` and `module.function` name their owner.
         let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
         let owner = crate::lower::last_segment(qualifier);
@@ -135,7 +147,7 @@ impl<'a> Program<'a> {
             .copied()
             .filter(|id| self.function(*id).owner.as_deref() == Some(owner))
             .collect();
-        let pool = if owned.is_empty() { candidates.clone() } else { owned };
+        let pool = if owned.is_empty() { candidates } else { owned };
         // `obj.method()` on an unseen value only reaches methods in related folders;
         // a bare `function()` may be imported from anywhere.
         let anywhere = qualifier.is_empty() || callee.contains("::");

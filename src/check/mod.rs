@@ -208,7 +208,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                     f.span.line,
                     outs.len(),
                     interp.incomplete,
-                    outs.iter().map(|o| (&o.value, o.effects.len(), o.saw_message)).collect::<Vec<_>>()
+                    outs.iter().map(|o| (&o.value, &o.effects, o.saw_message)).collect::<Vec<_>>()
                 );
             }
             for outcome in outs {

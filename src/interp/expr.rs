@@ -350,8 +350,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut acc = vec![(st, Vec::new())];
         for e in exprs {
             let mut next = Vec::new();
-            for (s, vals) in acc {
-                for (s2, v) in self.eval(s, e) {
+            for (s, mut vals) in acc {
+                let mut results = self.eval(s, e);
+                // The common case, one result, needs no copy of the values so far.
+                if results.len() == 1 {
+                    let (s2, v) = results.pop().expect("one result");
+                    vals.push(v);
+                    next.push((s2, vals));
+                    continue;
+                }
+                for (s2, v) in results {
                     let mut vals = vals.clone();
                     vals.push(v);
                     next.push((s2, vals));
