@@ -191,14 +191,24 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             callers[t].push(from);
         }
     }
-    let http_handlers: HashSet<&str> =
-        prog.files().flat_map(|f| f.http_handlers.iter().map(String::as_str)).collect();
+    // A function handed to a router in the same language, in a related folder.
+    let is_route = |id: FnId| {
+        let f = prog.function(id);
+        f.http_route
+            || prog
+                .files()
+                .any(|file| file.http_handlers.contains(&f.name) && prog.related(file, prog.file_of(id)))
+    };
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for (id, callees) in edges.iter().enumerate() {
         let (names, span) = dispatched_methods(prog, id);
         // One method name is enough when the function, or one it calls, builds the JSON-RPC reply.
         let replies_near = builds_reply(prog, id) || callees.iter().any(|&c| builds_reply(prog, c));
+        // A vendored SDK's own dispatch is the SDK's business.
+        if prog.file_of(id).sdk_library.is_some() {
+            continue;
+        }
         if names.len() >= 2 || (names.len() == 1 && replies_near) {
             dispatch.insert(id, (names, span.unwrap_or_default()));
         }
@@ -251,8 +261,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .copied()
             .filter(|&a| only_this(a) && !is_test(a))
             .filter(|&a| {
-                let f = prog.function(a);
-                let route = f.http_route || http_handlers.contains(f.name.as_str());
+                let route = is_route(a);
                 route || callers[a].iter().all(|&c| !only_this(c))
             })
             .collect();
@@ -273,13 +282,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         for d in group {
             methods.extend(dispatch[d].0.iter().cloned());
         }
-        let entries: Vec<Entry> = entries
-            .into_iter()
-            .map(|e| {
-                let f = prog.function(e);
-                Entry { function: e, http: f.http_route || http_handlers.contains(f.name.as_str()) }
-            })
-            .collect();
+        let entries: Vec<Entry> =
+            entries.into_iter().map(|e| Entry { function: e, http: is_route(e) }).collect();
         let mut transports = Vec::new();
         if members.iter().any(|&m| prog.function(m).reads_stdin) {
             transports.push(Transport::Stdio);

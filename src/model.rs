@@ -269,6 +269,8 @@ pub struct FileFacts {
     /// Where an SDK server is built or started (`FastMCP(...)`, `.serve(stdio())`),
     /// in a file that imports the SDK.
     pub sdk_server: Option<Span>,
+    /// The SDK this file is part of, when it is an SDK's own (vendored) code.
+    pub sdk_library: Option<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
     /// Where the parser reported a syntax error, if it did.

@@ -85,6 +85,11 @@ impl<'a> Program<'a> {
         Program { files, file_index, functions, by_name, globals, registrations }
     }
 
+    /// Whether code in `a` can refer to code in `b`: one language family, related folders.
+    pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
+        family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
+    }
+
     pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
         self.files.iter()
     }

@@ -6,6 +6,7 @@
 
 pub mod go;
 pub mod javascript;
+pub mod php;
 pub mod python;
 pub mod rust;
 
@@ -31,11 +32,13 @@ pub struct Ctx<'a> {
     pub saw_stdin: bool,
     /// The first call that builds or starts an SDK server, if the file makes one.
     pub sdk_server: Option<Span>,
+    /// Set when the function being lowered reads an HTTP request body (`php://input`).
+    pub saw_http: bool,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a [u8], file: u32) -> Self {
-        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false, sdk_server: None }
+        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false, sdk_server: None, saw_http: false }
     }
 
     pub fn text(&self, node: Node) -> &'a str {
@@ -111,6 +114,7 @@ pub fn lower(
         registrations: Vec::new(),
         sdk_imports: Vec::new(),
         sdk_server: None,
+        sdk_library: None,
         http_handlers: Vec::new(),
         syntax_error: None,
     };
@@ -120,7 +124,7 @@ pub fn lower(
         Language::Rust => rust::lower_file(&mut ctx, root, &mut facts),
         Language::TypeScript | Language::JavaScript => javascript::lower_file(&mut ctx, root, &mut facts),
         Language::Go => go::lower_file(&mut ctx, root, &mut facts),
-        _ => {}
+        Language::Php => php::lower_file(&mut ctx, root, &mut facts),
     }
     if ctx.too_deep {
         return Err(LowerError::TooDeep);
@@ -425,6 +429,18 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
             Some("modelcontextprotocol/go-sdk")
         }
         Language::Go if m.starts_with("github.com/mark3labs/mcp-go") => Some("mark3labs/mcp-go"),
+        Language::Php => {
+            let ns = m.trim_start_matches('\\');
+            if ns.starts_with("PhpMcp\\Server") {
+                Some("php-mcp/server")
+            } else if ns.starts_with("Mcp\\") {
+                Some("logiscape/mcp-sdk-php")
+            } else if ns.starts_with("WP\\MCP") {
+                Some("wordpress/mcp-adapter")
+            } else {
+                None
+            }
+        }
         _ => None,
     }
 }

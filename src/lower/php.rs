@@ -1,0 +1,708 @@
+//! PHP (`tree-sitter-php`, with or without HTML around the code) to facts.
+
+use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
+use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt};
+use tree_sitter::Node;
+
+pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    let mut body = Vec::new();
+    statements(ctx, root, facts, None, &mut body);
+    if serves_empty_bodies(ctx, root) {
+        // A `rest_pre_serve_request` filter sends a null body as nothing at all.
+        for f in &mut facts.functions {
+            f.body.iter_mut().for_each(empty_null_bodies);
+        }
+        body.iter_mut().for_each(empty_null_bodies);
+    }
+    let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
+    let http_route = std::mem::take(&mut ctx.saw_http);
+    facts.functions.push(Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body,
+        span: ctx.span(root),
+        http_route,
+        reads_stdin,
+    });
+}
+
+fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+/// The name of a `$variable`, without the dollar sign.
+fn var_name(ctx: &Ctx, node: Node) -> String {
+    ctx.text(node).trim_start_matches('$').to_string()
+}
+
+fn statements(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
+    if !ctx.enter() {
+        return;
+    }
+    for child in children(node) {
+        statement(ctx, child, facts, owner, out);
+    }
+    ctx.leave();
+}
+
+fn body(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts, owner: Option<&str>) -> Block {
+    let mut out = Vec::new();
+    match node {
+        Some(n) if matches!(n.kind(), "compound_statement" | "colon_block") => {
+            statements(ctx, n, facts, owner, &mut out)
+        }
+        Some(n) => statement(ctx, n, facts, owner, &mut out),
+        None => {}
+    }
+    out
+}
+
+fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
+    let span = ctx.span(node);
+    match node.kind() {
+        "function_definition" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            function(ctx, node, facts, name, None);
+        }
+        "class_declaration" | "trait_declaration" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            if let Some(decls) = node.child_by_field_name("body") {
+                for d in children(decls) {
+                    match d.kind() {
+                        "method_declaration" => {
+                            let m = d
+                                .child_by_field_name("name")
+                                .map(|n| ctx.text(n).to_string())
+                                .unwrap_or_default();
+                            function(ctx, d, facts, m, name.as_deref());
+                        }
+                        "const_declaration" => {
+                            for c in children(d).into_iter().filter(|c| c.kind() == "const_element") {
+                                let kids = children(c);
+                                if let (Some(n), Some(v)) = (kids.first(), kids.get(1)) {
+                                    let value = expr(ctx, *v, facts);
+                                    out.push(Stmt::Assign {
+                                        target: format!("self.{}", ctx.text(*n)),
+                                        value,
+                                        span,
+                                    });
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        "namespace_definition" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            if let Some(sdk) = super::sdk_for_import(Language::Php, &name) {
+                // The SDK's own code, vendored into the repository.
+                facts.sdk_library = Some(sdk.to_string());
+            }
+            if let Some(b) = node.child_by_field_name("body") {
+                statements(ctx, b, facts, owner, out);
+            }
+        }
+        "namespace_use_declaration" => {
+            let text = ctx.text(node).trim_start_matches("use").trim();
+            if let Some(sdk) = super::sdk_for_import(Language::Php, text) {
+                facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span });
+            }
+        }
+        "expression_statement" => {
+            if let Some(e) = node.named_child(0) {
+                expression_statement(ctx, e, facts, out);
+            }
+        }
+        "return_statement" => {
+            let value = node.named_child(0).map(|v| expr(ctx, v, facts));
+            out.push(Stmt::Return { value, span });
+        }
+        "echo_statement" => {
+            let args = children(node).into_iter().map(|a| expr(ctx, a, facts)).collect();
+            out.push(Stmt::Expr(Expr::Call { callee: "echo".into(), receiver: None, args, span }));
+        }
+        "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
+        "switch_statement" => out.push(Stmt::Expr(switch(ctx, node, facts, owner))),
+        "foreach_statement" | "while_statement" | "for_statement" | "do_statement" => {
+            let mut b = Vec::new();
+            if let Some(first) = node.named_child(0).filter(|c| c.kind() != "compound_statement") {
+                b.push(Stmt::Expr(expr(ctx, first, facts)));
+            }
+            b.extend(body(ctx, node.child_by_field_name("body"), facts, owner));
+            out.push(Stmt::Expr(Expr::Loop { body: b }));
+        }
+        "try_statement" => {
+            let b = body(ctx, node.child_by_field_name("body"), facts, owner);
+            let catch = children(node).into_iter().find(|c| c.kind() == "catch_clause");
+            let binding = catch.and_then(|c| c.child_by_field_name("name")).map(|n| var_name(ctx, n));
+            let handler = body(ctx, catch.and_then(|c| c.child_by_field_name("body")), facts, owner);
+            out.push(Stmt::Expr(Expr::Try { body: b, handler, binding }));
+            if let Some(fin) = children(node).into_iter().find(|c| c.kind() == "finally_clause") {
+                out.extend(body(ctx, fin.child_by_field_name("body"), facts, owner));
+            }
+        }
+        "compound_statement" => statements(ctx, node, facts, owner, out),
+        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        _ => {}
+    }
+}
+
+fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
+    let params: Vec<String> = node
+        .child_by_field_name("parameters")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|p| p.child_by_field_name("name").map(|n| var_name(ctx, n)))
+        .collect();
+    let b = node.child_by_field_name("body");
+    let outer_http = std::mem::take(&mut ctx.saw_http);
+    super::push_function(ctx, facts, node, name, owner, params, false, |ctx, facts| match b {
+        Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
+        // An arrow function's expression body is its return value.
+        Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
+        None => Vec::new(),
+    });
+    // Reading `php://input` makes the function an HTTP entry.
+    if std::mem::replace(&mut ctx.saw_http, outer_http)
+        && let Some(f) = facts.functions.last_mut()
+    {
+        f.http_route = true;
+    }
+}
+
+fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let p = node.start_position();
+    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    function(ctx, node, facts, name.clone(), None);
+    Expr::FnRef(name)
+}
+
+fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut Block) {
+    let span = ctx.span(e);
+    if e.kind() == "assignment_expression" {
+        let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
+        else {
+            return;
+        };
+        if left.kind() == "subscript_expression" {
+            // `$handlers['tools/list'] = fn` registers a handler.
+            let kids = children(left);
+            let key = kids.get(1).filter(|k| k.kind() == "string").map(|k| unquote(ctx.text(*k)));
+            if let Some(method) = key.filter(|m| crate::model::is_mcp_method(m)) {
+                let handler = match expr(ctx, right, facts) {
+                    Expr::FnRef(n) | Expr::Var(n) => n,
+                    _ => ctx.text(right).to_string(),
+                };
+                let registry = kids.first().map(|r| var_name(ctx, *r)).unwrap_or_default();
+                facts.registrations.push(Registration { registry, method, handler, span });
+                return;
+            }
+        }
+        let target = target_name(ctx, left);
+        let value = expr(ctx, right, facts);
+        if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
+            out.push(Stmt::SetInitialized { span });
+        }
+        out.push(Stmt::Assign { target, value, span });
+        return;
+    }
+    if e.kind() == "throw_expression" {
+        let value = e.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+        out.push(Stmt::Raise { value, span });
+        return;
+    }
+    out.push(Stmt::Expr(expr(ctx, e, facts)));
+}
+
+/// `$x`, `$this->flag` and `self::$x` as assignment targets: `x`, `self.flag`.
+fn target_name(ctx: &Ctx, node: Node) -> String {
+    let t = ctx.text(node).trim_start_matches('$');
+    t.replacen("this->", "self.", 1).replace("->", ".").replace("self::$", "self.").replace("::", ".")
+}
+
+fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
+    let span = ctx.span(node);
+    let cond =
+        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let then = body(ctx, node.child_by_field_name("body"), facts, owner);
+    let mut cursor = node.walk();
+    let alts: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+    let otherwise = else_chain(ctx, &alts, facts, owner);
+    Expr::If { cond: Box::new(cond), then, otherwise, span }
+}
+
+fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option<&str>) -> Block {
+    let Some((first, rest)) = alts.split_first() else { return Vec::new() };
+    match first.kind() {
+        "else_if_clause" => {
+            let cond = first
+                .child_by_field_name("condition")
+                .map(|c| expr(ctx, c, facts))
+                .unwrap_or_else(Expr::unknown);
+            let then = body(ctx, first.child_by_field_name("body"), facts, owner);
+            let otherwise = else_chain(ctx, rest, facts, owner);
+            vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(*first) })]
+        }
+        _ => body(ctx, first.child_by_field_name("body"), facts, owner),
+    }
+}
+
+fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
+    let span = ctx.span(node);
+    let subject =
+        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let mut arms = Vec::new();
+    let mut pending = Vec::new();
+    for case in node.child_by_field_name("body").map(children).unwrap_or_default() {
+        let value = case.child_by_field_name("value");
+        match case.kind() {
+            "case_statement" => pending.push(match value.map(|v| expr(ctx, v, facts)) {
+                Some(Expr::Str(s)) => Pattern::Str(s),
+                Some(Expr::Int(n)) => Pattern::Int(n),
+                _ => Pattern::Unknown,
+            }),
+            "default_statement" => pending.push(Pattern::Any(None)),
+            _ => continue,
+        }
+        let mut b = Vec::new();
+        for s in children(case).into_iter().filter(|c| Some(*c) != value) {
+            statement(ctx, s, facts, owner, &mut b);
+        }
+        if b.is_empty() {
+            continue;
+        }
+        let b = super::javascript::end_at_break(b);
+        arms.push(Arm { patterns: std::mem::take(&mut pending), guard: None, body: b, span: ctx.span(case) });
+    }
+    if !pending.is_empty() {
+        arms.push(Arm { patterns: pending, guard: None, body: Vec::new(), span });
+    }
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    if !ctx.enter() {
+        return Expr::unknown();
+    }
+    let e = expr_inner(ctx, node, facts);
+    ctx.leave();
+    e
+}
+
+fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
+    node.child_by_field_name(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+}
+
+fn args_of(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Vec<Expr> {
+    node.child_by_field_name("arguments")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| a.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
+        .collect()
+}
+
+fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    match node.kind() {
+        "variable_name" => Expr::Var(var_name(ctx, node)),
+        "null" => Expr::Null,
+        "boolean" => Expr::Bool(ctx.text(node).eq_ignore_ascii_case("true")),
+        "integer" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "string" => Expr::Str(unquote(ctx.text(node))),
+        "encapsed_string" => {
+            let parts: Vec<Expr> = children(node)
+                .into_iter()
+                .filter(|c| c.kind() != "string_content")
+                .map(|c| expr(ctx, c, facts))
+                .collect();
+            if parts.is_empty() { Expr::Str(unquote(ctx.text(node))) } else { Expr::opaque(parts) }
+        }
+        "name" | "qualified_name" => match ctx.text(node) {
+            "STDIN" => {
+                ctx.saw_stdin = true;
+                Expr::Var("STDIN".into())
+            }
+            t => Expr::Var(t.to_string()),
+        },
+        "parenthesized_expression" => {
+            node.named_child(0).map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "subscript_expression" => {
+            let kids = children(node);
+            let collection = kids.first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
+            let key = kids.get(1).map(|c| expr(ctx, *c, facts));
+            match key {
+                Some(Expr::Str(k)) => match message_field(&k) {
+                    Some(f) => field(Some(collection), f),
+                    None => Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(k)) },
+                },
+                Some(k) => Expr::Lookup { collection: Box::new(collection), key: Box::new(k) },
+                None => collection,
+            }
+        }
+        "member_access_expression" | "nullsafe_member_access_expression" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+            if let Some(f) = message_field(name) {
+                let object = node.child_by_field_name("object").map(|o| expr(ctx, o, facts));
+                return field(object, f);
+            }
+            Expr::Var(target_name(ctx, node))
+        }
+        "class_constant_access_expression" => Expr::Var(target_name(ctx, node)),
+        "member_call_expression" | "nullsafe_member_call_expression" | "scoped_call_expression" => {
+            method_call(ctx, node, facts)
+        }
+        "function_call_expression" => function_call(ctx, node, facts),
+        "object_creation_expression" => new_object(ctx, node, facts),
+        "cast_expression" => {
+            let ty = node
+                .child_by_field_name("type")
+                .map(|t| ctx.text(t).to_ascii_lowercase())
+                .unwrap_or_default();
+            let value = sub(ctx, node, "value", facts);
+            if ty == "object" { objectify(value) } else { value }
+        }
+        "array_creation_expression" => array(ctx, node, facts),
+        "binary_expression" => binary(ctx, node, facts),
+        "unary_op_expression" => {
+            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let arg = sub(ctx, node, "argument", facts);
+            match (op, arg) {
+                ("!", a) => Expr::Not(Box::new(a)),
+                ("-", Expr::Int(n)) => Expr::Int(-n),
+                (_, a) => a,
+            }
+        }
+        "conditional_expression" => {
+            let cond = sub(ctx, node, "condition", facts);
+            let then =
+                node.child_by_field_name("body").map(|b| expr(ctx, b, facts)).unwrap_or_else(|| cond.clone());
+            let otherwise = sub(ctx, node, "alternative", facts);
+            Expr::If {
+                cond: Box::new(cond),
+                then: vec![Stmt::Yield(then)],
+                otherwise: vec![Stmt::Yield(otherwise)],
+                span,
+            }
+        }
+        "match_expression" => match_expression(ctx, node, facts),
+        "anonymous_function" | "arrow_function" | "anonymous_function_creation_expression" => {
+            anonymous(ctx, node, facts)
+        }
+        "assignment_expression" => {
+            let target = node.child_by_field_name("left").map(|l| target_name(ctx, l)).unwrap_or_default();
+            let value = sub(ctx, node, "right", facts);
+            Expr::Block(vec![Stmt::Assign { target, value, span }])
+        }
+        "throw_expression" => {
+            let value = node.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+            Expr::Block(vec![Stmt::Raise { value, span }])
+        }
+        _ => {
+            let parts = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
+            Expr::opaque(parts)
+        }
+    }
+}
+
+/// `['jsonrpc' => '2.0', ...]` is an object; `[1, 2]` and the empty `[]` are arrays (JSON `[]`).
+fn array(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let mut entries = Vec::new();
+    let mut items = Vec::new();
+    for el in children(node).into_iter().filter(|c| c.kind() == "array_element_initializer") {
+        let kids = children(el);
+        match kids.as_slice() {
+            [k, v] => {
+                let key = match expr(ctx, *k, facts) {
+                    Expr::Str(s) => s,
+                    _ => ctx.text(*k).to_string(),
+                };
+                entries.push((key, expr(ctx, *v, facts)));
+            }
+            [v] => items.push(expr(ctx, *v, facts)),
+            _ => {}
+        }
+    }
+    if entries.is_empty() { Expr::Array { items, span } } else { object(entries, span) }
+}
+
+/// `(object) [...]` and `JSON_FORCE_OBJECT`: arrays become objects.
+fn objectify(e: Expr) -> Expr {
+    match e {
+        Expr::Array { items, span } if items.is_empty() => Expr::Object { entries: Vec::new(), span },
+        Expr::Object { entries, span } => {
+            Expr::Object { entries: entries.into_iter().map(|(k, v)| (k, objectify(v))).collect(), span }
+        }
+        Expr::Reply { kind, id, span } => {
+            let kind = match kind {
+                crate::model::ReplyExpr::Result(r) => {
+                    crate::model::ReplyExpr::Result(Box::new(objectify(*r)))
+                }
+                other => other,
+            };
+            Expr::Reply { kind, id, span }
+        }
+        other => other,
+    }
+}
+
+fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let op =
+        node.child_by_field_name("operator").map(|o| ctx.text(o).to_ascii_lowercase()).unwrap_or_default();
+    let left = sub(ctx, node, "left", facts);
+    let right = sub(ctx, node, "right", facts);
+    match op.as_str() {
+        "===" | "==" | "!==" | "!=" | "<>" => {
+            let negated = op.starts_with('!') || op == "<>";
+            let test = match (&left, &right) {
+                (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
+                // `strpos($method, 'notifications/') === 0`
+                (Expr::Call { callee, args, .. }, Expr::Int(0)) if callee == "strpos" => {
+                    match args.as_slice() {
+                        [text, Expr::Str(prefix)] => {
+                            Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() }
+                        }
+                        _ => return Expr::unknown(),
+                    }
+                }
+                _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
+            };
+            if negated { Expr::Not(Box::new(test)) } else { test }
+        }
+        "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
+        "||" | "or" | "??" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
+        _ => Expr::opaque(vec![left, right]),
+    }
+}
+
+fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let subject = sub(ctx, node, "condition", facts);
+    let mut arms = Vec::new();
+    for arm in node.child_by_field_name("body").map(children).unwrap_or_default() {
+        let value = arm
+            .child_by_field_name("return_expression")
+            .map(|r| expr(ctx, r, facts))
+            .unwrap_or_else(Expr::unknown);
+        let patterns = match arm.kind() {
+            "match_conditional_expression" => arm
+                .child_by_field_name("conditional_expressions")
+                .map(children)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| match expr(ctx, c, facts) {
+                    Expr::Str(s) => Pattern::Str(s),
+                    Expr::Int(n) => Pattern::Int(n),
+                    _ => Pattern::Unknown,
+                })
+                .collect(),
+            "match_default_expression" => vec![Pattern::Any(None)],
+            _ => continue,
+        };
+        arms.push(Arm { patterns, guard: None, body: vec![Stmt::Yield(value)], span: ctx.span(arm) });
+    }
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("scope"));
+    let object_text = object.map(|o| ctx.text(o)).unwrap_or("");
+    let args = args_of(ctx, node, facts);
+    if matches!(object_text, "Server" | "McpAdapter")
+        && matches!(name.as_str(), "make" | "instance")
+        && ctx.sdk_server.is_none()
+    {
+        ctx.sdk_server = Some(span);
+    }
+    // Calls on `$this`, `self::` and `static::` are the class's own methods.
+    if matches!(object_text, "$this" | "self" | "static") {
+        return call(format!("self.{name}"), None, args, Vec::new(), span);
+    }
+    if name == "get_json_params" || name == "get_body" {
+        ctx.saw_http = true;
+    }
+    let receiver = object.map(|o| expr(ctx, o, facts));
+    call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
+}
+
+fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let name = node
+        .child_by_field_name("function")
+        .map(|f| ctx.text(f).trim_start_matches('\\').to_string())
+        .unwrap_or_default();
+    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let raw_args: Vec<&str> = arg_nodes.iter().map(|a| ctx.text(*a)).collect();
+    if raw_args.iter().any(|a| a.contains("php://input")) {
+        ctx.saw_http = true;
+    }
+    if raw_args.iter().any(|a| a.contains("php://stdin") || *a == "STDIN") {
+        ctx.saw_stdin = true;
+    }
+    if name == "register_rest_route" {
+        // `'callback' => [$this, 'handle']` or a closure names the HTTP handler.
+        if let Some(opts) = arg_nodes.get(2).and_then(|a| a.named_child(0)) {
+            note_rest_callback(ctx, opts, facts);
+        }
+        return Expr::unknown();
+    }
+    let args = args_of(ctx, node, facts);
+    if let Some(f) =
+        node.child_by_field_name("function").filter(|f| !matches!(f.kind(), "name" | "qualified_name"))
+    {
+        // `$handlers[$method]($params)`: call whatever the expression yields.
+        let target = expr(ctx, f, facts);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
+    let first = args.first().cloned();
+    let second = args.get(1).cloned();
+    match (name.as_str(), first, second) {
+        ("isset", Some(x), _) => Expr::Not(Box::new(Expr::IsNull(Box::new(x)))),
+        ("is_null", Some(x), _) => Expr::IsNull(Box::new(x)),
+        ("empty", Some(x), _) => Expr::Not(Box::new(x)),
+        ("array_key_exists" | "property_exists", Some(Expr::Str(key)), Some(obj)) => {
+            Expr::HasKey { object: Box::new(obj), key }
+        }
+        ("str_starts_with", Some(text), Some(Expr::Str(prefix))) => {
+            Expr::StartsWith { text: Box::new(text), prefix }
+        }
+        ("in_array", Some(item), Some(collection)) => {
+            Expr::Member { item: Box::new(item), collection: Box::new(collection) }
+        }
+        ("json_encode" | "wp_json_encode", Some(x), _) => {
+            let force = raw_args.get(1).is_some_and(|f| f.contains("JSON_FORCE_OBJECT"));
+            Expr::opaque(vec![if force { objectify(x) } else { x }])
+        }
+        // WordPress and plain-PHP answers.
+        ("wp_send_json" | "wp_send_json_success" | "wp_send_json_error", body, status) => {
+            let status = match status {
+                Some(Expr::Int(n)) => u16::try_from(n).ok(),
+                _ => None,
+            };
+            let http = Expr::Http { status, body: body.map(Box::new), span };
+            Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span }
+        }
+        ("rest_ensure_response", body, _) => Expr::Http { status: None, body: body.map(Box::new), span },
+        ("http_response_code" | "status_header", Some(Expr::Int(n)), _) => {
+            let http = Expr::Http { status: u16::try_from(n).ok(), body: None, span };
+            Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span }
+        }
+        ("fwrite" | "fputs", _, _) if raw_args.first().is_some_and(|a| a.contains("STDERR")) => {
+            Expr::unknown()
+        }
+        ("fwrite" | "fputs" | "print" | "printf", _, _) => {
+            Expr::Call { callee: "echo".into(), receiver: None, args, span }
+        }
+        ("error_log", _, _) => Expr::unknown(),
+        _ => call(name, None, args, Vec::new(), span),
+    }
+}
+
+fn note_rest_callback(ctx: &mut Ctx, opts: Node, facts: &mut FileFacts) {
+    for el in children(opts).into_iter().filter(|c| c.kind() == "array_element_initializer") {
+        let kids = children(el);
+        let [k, v] = kids.as_slice() else { continue };
+        if unquote(ctx.text(*k)) != "callback" {
+            continue;
+        }
+        let handler = match v.kind() {
+            "array_creation_expression" => {
+                children(*v).last().and_then(|last| last.named_child(0)).map(|s| unquote(ctx.text(s)))
+            }
+            "string" => Some(unquote(ctx.text(*v))),
+            _ => match expr(ctx, *v, facts) {
+                Expr::FnRef(n) => Some(n),
+                _ => None,
+            },
+        };
+        if let Some(h) = handler {
+            facts.http_handlers.push(h);
+        }
+    }
+}
+
+fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let class =
+        children(node).first().map(|c| ctx.text(*c).trim_start_matches('\\').to_string()).unwrap_or_default();
+    let args: Vec<Expr> = children(node)
+        .into_iter()
+        .find(|c| c.kind() == "arguments")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| a.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
+        .collect();
+    match super::last_segment(&class.replace('\\', ".")) {
+        "stdClass" => Expr::Object { entries: Vec::new(), span },
+        // WordPress serialises a null body as the four characters `null`.
+        "WP_REST_Response" => {
+            let mut it = args.into_iter();
+            let body = it.next().unwrap_or(Expr::Null);
+            let status = match it.next() {
+                Some(Expr::Int(n)) => u16::try_from(n).ok(),
+                _ => None,
+            };
+            Expr::Http { status, body: Some(Box::new(body)), span }
+        }
+        "WP_Error" => Expr::Http { status: Some(400), body: None, span },
+        _ => call(class, None, args, Vec::new(), span),
+    }
+}
+
+/// Whether the file hooks `rest_pre_serve_request`, which WordPress plugins use to
+/// send a response with no body instead of the serialised `null`.
+fn serves_empty_bodies(ctx: &Ctx, root: Node) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_call_expression"
+            && n.child_by_field_name("function")
+                .is_some_and(|f| matches!(ctx.text(f), "add_filter" | "add_action"))
+            && n.child_by_field_name("arguments")
+                .is_some_and(|a| ctx.text(a).contains("rest_pre_serve_request"))
+        {
+            return true;
+        }
+        stack.extend(children(n));
+    }
+    false
+}
+
+fn empty_null_bodies(stmt: &mut Stmt) {
+    match stmt {
+        Stmt::Assign { value: e, .. } | Stmt::Expr(e) | Stmt::Raise { value: e, .. } | Stmt::Yield(e) => {
+            empty_in(e)
+        }
+        Stmt::Return { value: Some(e), .. } => empty_in(e),
+        _ => {}
+    }
+}
+
+fn empty_in(e: &mut Expr) {
+    match e {
+        Expr::Http { body, .. } if matches!(body.as_deref(), Some(Expr::Null)) => *body = None,
+        Expr::If { then, otherwise, .. } => {
+            then.iter_mut().for_each(empty_null_bodies);
+            otherwise.iter_mut().for_each(empty_null_bodies);
+        }
+        Expr::Match { arms, .. } => {
+            arms.iter_mut().for_each(|a| a.body.iter_mut().for_each(empty_null_bodies))
+        }
+        Expr::Block(b) | Expr::Loop { body: b } => b.iter_mut().for_each(empty_null_bodies),
+        Expr::Try { body, handler, .. } => {
+            body.iter_mut().for_each(empty_null_bodies);
+            handler.iter_mut().for_each(empty_null_bodies);
+        }
+        Expr::Call { args, .. } | Expr::Opaque(args) => args.iter_mut().for_each(empty_in),
+        _ => {}
+    }
+}
