@@ -313,6 +313,10 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         });
     }
     for file in prog.files() {
+        // The SDK's own vendored code is not a server of the repository's.
+        if file.sdk_library.is_some() {
+            continue;
+        }
         let (Some(import), Some(start)) = (file.sdk_imports.first(), file.sdk_server) else {
             continue;
         };

@@ -105,6 +105,14 @@ pub enum Expr {
         body: Option<Box<Expr>>,
         span: Span,
     },
+    /// An HTTP response whose status is computed: `new WP_REST_Response($data, $status)`.
+    /// `null_is_empty`: a null body goes out as no body at all (not the text `null`).
+    HttpWith {
+        status: Box<Expr>,
+        body: Box<Expr>,
+        null_is_empty: bool,
+        span: Span,
+    },
     /// A call; `callee` is the written name (`self.send_error`, `Self::reply`),
     /// `receiver` the value a method is called on (not `self`).
     Call {
@@ -340,6 +348,10 @@ impl Expr {
             Expr::Array { items, .. } => items.iter().for_each(|v| v.walk(f)),
             Expr::Reply { kind: ReplyExpr::Result(x) | ReplyExpr::Error(x), .. } => x.walk(f),
             Expr::Http { body, .. } => body.iter().for_each(|b| b.walk(f)),
+            Expr::HttpWith { status, body, .. } => {
+                status.walk(f);
+                body.walk(f);
+            }
             Expr::Call { receiver, args, .. } => {
                 receiver.iter().for_each(|r| r.walk(f));
                 args.iter().for_each(|a| a.walk(f));

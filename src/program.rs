@@ -60,7 +60,8 @@ impl<'a> Program<'a> {
                 let id = functions.len();
                 functions.push((file, f));
                 let module = f.name == "<module>";
-                if !module {
+                // A vendored SDK's internals are not called by name from the server's code.
+                if !module && file.sdk_library.is_none() {
                     by_name.entry(f.name.as_str()).or_default().push(id);
                 }
                 for s in &f.body {
@@ -177,7 +178,11 @@ impl<'a> Program<'a> {
             .globals
             .get(name)
             .or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n)))?;
-        self.nearest(from, entries.iter().copied(), false)
+        let chosen = self.nearest(from, entries.iter().copied(), false)?;
+        // A name assigned more than once in its file (a setting changed at run time) has no one value.
+        let here = entries.iter().find(|(_, e)| std::ptr::eq(*e, chosen)).map(|(f, _)| *f);
+        let assignments = entries.iter().filter(|(f, _)| Some(*f) == here).count();
+        (assignments == 1).then_some(chosen)
     }
 
     /// Registrations visible from `from`.

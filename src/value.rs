@@ -191,6 +191,70 @@ pub(crate) fn error_code(v: &Value) -> Option<i64> {
     }
 }
 
+/// `value` with the member at `keys` replaced by `new`: objects take the entry,
+/// replies their `id`, `result` or `error` (its `code` too).
+pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
+    let Some((key, rest)) = keys.split_first() else { return new };
+    match value {
+        Value::Object(entries) => {
+            let mut entries = entries.as_ref().clone();
+            match entries.iter_mut().find(|(k, _)| k == key) {
+                Some((_, v)) => *v = with_member(v, rest, new),
+                None => entries.push((key.clone(), with_member(&Value::unknown(), rest, new))),
+            }
+            let object = Value::Object(Rc::new(entries));
+            // Members that make an object a JSON-RPC reply turn it into one.
+            promote(object)
+        }
+        Value::Reply(r) => {
+            let mut r = (**r).clone();
+            match (key.as_str(), rest) {
+                ("id", _) => r.id = new,
+                ("result", _) => {
+                    r.result = Some(with_member(r.result.as_ref().unwrap_or(&Value::unknown()), rest, new))
+                }
+                ("error", []) => r.error = Some(error_code(&new)),
+                ("error", [code]) if code == "code" => r.error = Some(error_code(&new)),
+                _ => {}
+            }
+            Value::Reply(Rc::new(r))
+        }
+        _ => value.clone(),
+    }
+}
+
+/// An object with `jsonrpc`/`id` and `result`/`error` members is a reply.
+fn promote(object: Value) -> Value {
+    let Value::Object(entries) = &object else { return object };
+    let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    if get("jsonrpc").is_none() && get("id").is_none() {
+        return object;
+    }
+    let id = get("id").unwrap_or(Value::Null);
+    let span = crate::model::Span::default();
+    if let Some(e) = get("error").filter(|e| !matches!(e, Value::Null)) {
+        return Value::Reply(Rc::new(Reply {
+            id,
+            result: None,
+            error: Some(error_code(&e)),
+            span,
+            site: None,
+            pre_dispatch: false,
+        }));
+    }
+    match get("result") {
+        Some(r) => Value::Reply(Rc::new(Reply {
+            id,
+            result: Some(r),
+            error: None,
+            span,
+            site: None,
+            pre_dispatch: false,
+        })),
+        None => object,
+    }
+}
+
 /// An unknown value built from others: keeps the ones the checks care about.
 pub(crate) fn join(vals: &[Value]) -> Value {
     let kept: Vec<Value> = vals.iter().filter(|v| v.interesting()).cloned().collect();

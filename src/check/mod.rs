@@ -95,6 +95,17 @@ pub struct PathRun {
     pub outcome: Outcome,
 }
 
+impl PathRun {
+    /// The path answered with an HTTP error status: it refused the input (no session,
+    /// a bad header) rather than handling the message.
+    fn rejected(&self) -> bool {
+        self.outcome.effects.iter().any(|e| match e {
+            Effect::Emit { value, .. } => value.http().is_some_and(|h| h.status.is_some_and(|s| s >= 400)),
+            _ => false,
+        })
+    }
+}
+
 /// A JSON-RPC reply that leaves the server on some path.
 pub struct SentReply<'r> {
     pub reply: Rc<Reply>,
@@ -113,7 +124,7 @@ impl ProbeRun {
         for path in &self.paths {
             // A path that never looked at the message answers every message alike
             // (a parse error, an unknown tenant): that is server state, not dispatch.
-            if path.outcome.raised || !path.outcome.saw_message {
+            if path.outcome.raised || !path.outcome.saw_message || path.rejected() {
                 continue;
             }
             let mut found = Vec::new();

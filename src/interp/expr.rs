@@ -90,6 +90,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                     vec![(st, Value::Http(Rc::new(h)))]
                 }
             },
+            Expr::HttpWith { status, body, null_is_empty, span } => self
+                .eval_all(st, &[status, body])
+                .into_iter()
+                .map(|(s, vals)| {
+                    let status = match vals[0] {
+                        Value::Int(n) => u16::try_from(n).ok(),
+                        _ => None,
+                    };
+                    let body = match &vals[1] {
+                        Value::Null if *null_is_empty => None,
+                        other => Some(other.clone()),
+                    };
+                    (s, Value::Http(Rc::new(HttpValue { status, body, span: *span })))
+                })
+                .collect(),
             Expr::Call { callee, receiver, args, span } => {
                 self.eval_call(st, callee, receiver.as_deref(), args, *span)
             }

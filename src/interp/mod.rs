@@ -142,6 +142,8 @@ pub struct Interp<'p, 'a> {
     steps: usize,
     /// Set when a bound stopped the exploration early.
     pub incomplete: bool,
+    /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
+    trace: bool,
     touched_id: bool,
     touched_method: bool,
     touched_prefix: bool,
@@ -152,6 +154,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         Interp {
             anchors,
             stack: Vec::new(),
+            trace: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "2"),
             prog,
             probe,
             memo: HashMap::new(),
@@ -198,6 +201,16 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             self.cut_used.insert(key.clone());
             return self.cut.get(&key).cloned().unwrap_or_default();
+        }
+        if self.trace {
+            let f = self.prog.function(id);
+            eprintln!(
+                "  call {} ({}:{}) depth {}",
+                f.name,
+                self.prog.file_of(id).path,
+                f.span.line,
+                self.depth
+            );
         }
         self.in_progress.insert(key.clone());
         self.depth += 1;
@@ -279,7 +292,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
-                    s.env.insert(target.clone(), v);
+                    assign(&mut s.env, target, v);
                     s
                 })
                 .collect(),
@@ -332,6 +345,39 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vec![s]
             }
         }
+    }
+}
+
+/// Assigns to a name, or into a member of the value a name holds:
+/// `response['id'] = $rid`, `resp["error"]["code"] = -32601`, `reply.id = id`.
+fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value) {
+    let (base, keys) = split_target(target);
+    match env.get(base) {
+        Some(current) if !keys.is_empty() => {
+            let updated = crate::value::with_member(current, &keys, v);
+            env.insert(base.to_string(), updated);
+        }
+        _ => {
+            env.insert(target.to_string(), v);
+        }
+    }
+}
+
+/// `a['b']["c"]` -> (`a`, [`b`, `c`]); `a.b` -> (`a`, [`b`]) when `a` is a plain name.
+fn split_target(target: &str) -> (&str, Vec<String>) {
+    if let Some(i) = target.find('[') {
+        let keys = target[i..]
+            .split(']')
+            .filter_map(|k| k.trim_start_matches('[').trim().strip_prefix(['\'', '"']))
+            .map(|k| k.trim_end_matches(['\'', '"']).to_string())
+            .collect();
+        return (&target[..i], keys);
+    }
+    match target.split_once('.') {
+        Some((base, rest)) if !matches!(base, "self" | "this") && !rest.contains('.') => {
+            (base, vec![rest.to_string()])
+        }
+        _ => (target, Vec::new()),
     }
 }
 

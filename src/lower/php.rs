@@ -333,6 +333,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "parenthesized_expression" => {
             node.named_child(0).map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown)
         }
+        // Probes arrive by POST.
+        "subscript_expression" if ctx.text(node).replace('"', "'") == "$_SERVER['REQUEST_METHOD']" => {
+            Expr::Str("POST".into())
+        }
         "subscript_expression" => {
             let kids = children(node);
             let collection = kids.first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
@@ -464,7 +468,10 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let test = match (&left, &right) {
                 (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
                 // `strpos($method, 'notifications/') === 0`
-                (Expr::Call { callee, args, .. }, Expr::Int(0)) if callee == "strpos" => {
+                (Expr::Call { callee, args, .. }, Expr::Int(0))
+                | (Expr::Int(0), Expr::Call { callee, args, .. })
+                    if callee == "strpos" =>
+                {
                     match args.as_slice() {
                         [text, Expr::Str(prefix)] => {
                             Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() }
@@ -476,6 +483,8 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             if negated { Expr::Not(Box::new(test)) } else { test }
         }
+        // An object of some class is not null: enough for the checks.
+        "instanceof" => Expr::Not(Box::new(Expr::IsNull(Box::new(left)))),
         "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
         "||" | "or" | "??" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
         _ => Expr::opaque(vec![left, right]),
@@ -567,6 +576,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let second = args.get(1).cloned();
     match (name.as_str(), first, second) {
         ("isset", Some(x), _) => Expr::Not(Box::new(Expr::IsNull(Box::new(x)))),
+        // Probes are well-formed messages: their members have the types a server expects.
+        ("is_string" | "is_array" | "is_int" | "is_numeric" | "is_object" | "is_scalar", Some(_), _) => {
+            Expr::Bool(true)
+        }
         ("is_null", Some(x), _) => Expr::IsNull(Box::new(x)),
         ("empty", Some(x), _) => Expr::Not(Box::new(x)),
         ("array_key_exists" | "property_exists", Some(Expr::Str(key)), Some(obj)) => {
@@ -648,11 +661,18 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "WP_REST_Response" => {
             let mut it = args.into_iter();
             let body = it.next().unwrap_or(Expr::Null);
-            let status = match it.next() {
-                Some(Expr::Int(n)) => u16::try_from(n).ok(),
-                _ => None,
-            };
-            Expr::Http { status, body: Some(Box::new(body)), span }
+            match it.next() {
+                Some(Expr::Int(n)) => {
+                    Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
+                }
+                Some(status) => Expr::HttpWith {
+                    status: Box::new(status),
+                    body: Box::new(body),
+                    null_is_empty: false,
+                    span,
+                },
+                None => Expr::Http { status: None, body: Some(Box::new(body)), span },
+            }
         }
         "WP_Error" => Expr::Http { status: Some(400), body: None, span },
         _ => call(class, None, args, Vec::new(), span),
@@ -690,6 +710,7 @@ fn empty_null_bodies(stmt: &mut Stmt) {
 fn empty_in(e: &mut Expr) {
     match e {
         Expr::Http { body, .. } if matches!(body.as_deref(), Some(Expr::Null)) => *body = None,
+        Expr::HttpWith { null_is_empty, .. } => *null_is_empty = true,
         Expr::If { then, otherwise, .. } => {
             then.iter_mut().for_each(empty_null_bodies);
             otherwise.iter_mut().for_each(empty_null_bodies);
