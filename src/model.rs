@@ -279,6 +279,9 @@ pub struct FileFacts {
     pub sdk_server: Option<Span>,
     /// The SDK this file is part of, when it is an SDK's own (vendored) code.
     pub sdk_library: Option<String>,
+    /// Modules this file imports, as path hints (`mcp/transport`, `internal/mcp`):
+    /// code there may be called from here even when the folders are not nested.
+    pub imports: Vec<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
     /// Where the parser reported a syntax error, if it did.

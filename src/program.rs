@@ -41,6 +41,16 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
     related.then_some(common)
 }
 
+/// Whether `caller` imports the module at `path` (by one of its path hints).
+fn imported(caller: &FileFacts, path: &str) -> bool {
+    let stem = path.rsplit_once('.').map(|(s, _)| s).unwrap_or(path);
+    let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    caller.imports.iter().any(|hint| {
+        let suffix = |s: &str| s == hint || s.ends_with(&format!("/{hint}"));
+        suffix(stem) || suffix(dir)
+    })
+}
+
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
 fn family(language: Language) -> Language {
     match language {
@@ -88,7 +98,8 @@ impl<'a> Program<'a> {
 
     /// Whether code in `a` can refer to code in `b`: one language family, related folders.
     pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
-        family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
+        family(a.language) == family(b.language)
+            && (closeness(&a.path, &b.path).is_some() || imported(a, &b.path))
     }
 
     pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
@@ -119,11 +130,13 @@ impl<'a> Program<'a> {
         candidates: impl Iterator<Item = (u32, T)>,
         anywhere: bool,
     ) -> Option<T> {
-        let here = self.file_of(from).path.as_str();
+        let caller = self.file_of(from);
+        let here = caller.path.as_str();
         let mut best: Option<(usize, T)> = None;
         let mut fallback = None;
         for (file, item) in candidates {
-            match closeness(here, self.path_of_index(file)) {
+            let there = self.path_of_index(file);
+            match closeness(here, there).or_else(|| imported(caller, there).then_some(0)) {
                 Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, item)),
                 Some(_) => {}
                 None => {

@@ -103,6 +103,7 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                     if let Some(sdk) = super::sdk_for_import(Language::Go, &path) {
                         facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(c) });
                     }
+                    facts.imports.extend(super::import_hint(Language::Go, &path));
                 }
                 "import_spec_list" => stack.push(c),
                 _ => {}

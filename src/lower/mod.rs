@@ -115,6 +115,7 @@ pub fn lower(
         sdk_imports: Vec::new(),
         sdk_server: None,
         sdk_library: None,
+        imports: Vec::new(),
         http_handlers: Vec::new(),
         syntax_error: None,
     };
@@ -399,6 +400,32 @@ pub fn is_initialized_flag(target: &str) -> bool {
     let last = last.trim_start_matches('_');
     last.starts_with("initialized")
         || matches!(last, "is_initialized" | "isinitialized" | "ready" | "isready" | "is_ready")
+}
+
+/// A module path as a path hint: `..mcp.transport` -> `mcp/transport`,
+/// `./lib/protocol.js` -> `lib/protocol`, `github.com/o/r/internal/mcp` -> `internal/mcp`.
+pub fn import_hint(language: Language, module: &str) -> Option<String> {
+    let hint = match language {
+        Language::Python => module.trim_start_matches('.').replace('.', "/"),
+        Language::TypeScript | Language::JavaScript => {
+            if !module.starts_with('.') {
+                return None;
+            }
+            let parts: Vec<&str> = module.split('/').filter(|p| !matches!(*p, "." | "..")).collect();
+            let joined = parts.join("/");
+            joined
+                .rsplit_once('.')
+                .filter(|(_, ext)| matches!(*ext, "js" | "ts" | "mjs" | "cjs"))
+                .map(|(s, _)| s.to_string())
+                .unwrap_or(joined)
+        }
+        Language::Go => {
+            let parts: Vec<&str> = module.split('/').collect();
+            parts[parts.len().saturating_sub(2)..].join("/")
+        }
+        _ => return None,
+    };
+    (!hint.is_empty()).then_some(hint)
 }
 
 /// Known official SDK import prefixes per language.

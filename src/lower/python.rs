@@ -114,6 +114,7 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
         if let Some(sdk) = sdk_for_import(Language::Python, name) {
             facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(node) });
         }
+        facts.imports.extend(super::import_hint(Language::Python, name));
     }
 }
 
