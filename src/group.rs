@@ -256,13 +256,17 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     let mut claimed_files = HashSet::new();
     for (gi, group) in groups.iter().enumerate() {
         let only_this = |f: FnId| reaches(f) == vec![gi];
+        let near = |f: FnId| group.iter().any(|&d| prog.nested(prog.file_of(f), prog.file_of(d)));
         let mut entries: Vec<FnId> = ancestors[gi]
             .iter()
             .copied()
+            // Entries sit in the server's own folder tree: a `main` in another package that
+            // imports it configures and starts the server, it does not carry messages.
             .filter(|&a| only_this(a) && !is_test(a))
+            .filter(|&a| near(a))
             .filter(|&a| {
                 let route = is_route(a);
-                route || callers[a].iter().all(|&c| !only_this(c))
+                route || callers[a].iter().all(|&c| !only_this(c) || !near(c))
             })
             .collect();
         if entries.is_empty() {

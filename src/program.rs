@@ -96,6 +96,11 @@ impl<'a> Program<'a> {
         Program { files, file_index, functions, by_name, globals, registrations }
     }
 
+    /// Whether two files sit in the same folder tree (one folder inside the other).
+    pub fn nested(&self, a: &FileFacts, b: &FileFacts) -> bool {
+        family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
+    }
+
     /// Whether code in `a` can refer to code in `b`: one language family, related folders.
     pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
         family(a.language) == family(b.language)
