@@ -269,6 +269,17 @@ impl<'p, 'a> ServerView<'p, 'a> {
         methods.iter().any(|m| !self.probe(Probe::request(m)).replies().is_empty())
     }
 
+    /// The verdict for a lifecycle request that no path answers.
+    pub fn dropped(&self, run: &ProbeRun, method: &str, consequence: &str) -> Verdict {
+        Verdict::fail(
+            format!("`{method}` gets no reply{consequence}"),
+            vec![Finding {
+                span: run.evidence().unwrap_or(self.server.span),
+                message: format!("`{method}` is dropped here without a reply"),
+            }],
+        )
+    }
+
     /// Revision 2026-07-28 servers have no handshake: they answer `server/discover` instead.
     pub fn discover_only(&self) -> bool {
         self.handles("server/discover") && !self.handles("initialize")

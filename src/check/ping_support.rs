@@ -10,13 +10,7 @@ pub fn run(v: &ServerView) -> Verdict {
     };
     let replies = run.replies();
     if replies.is_empty() {
-        return Verdict::fail(
-            "`ping` gets no reply: the dispatch drops it".to_string(),
-            vec![Finding {
-                span: run.evidence().unwrap_or(v.server.span),
-                message: "`ping` is dropped here without a reply".into(),
-            }],
-        );
+        return v.dropped(&run, "ping", ": the dispatch drops it");
     }
     let mut findings = Vec::new();
     let mut unreadable = None;

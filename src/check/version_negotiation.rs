@@ -45,13 +45,7 @@ pub fn run(v: &ServerView) -> Verdict {
     };
     let replies = run.replies();
     if replies.is_empty() {
-        return Verdict::fail(
-            "`initialize` gets no reply, so no protocolVersion is declared".to_string(),
-            vec![Finding {
-                span: run.evidence().unwrap_or(v.server.span),
-                message: "`initialize` is dropped here without a reply".into(),
-            }],
-        );
+        return v.dropped(&run, "initialize", ", so no protocolVersion is declared");
     }
     let mut findings = Vec::new();
     let mut passes = Vec::new();

@@ -1,7 +1,7 @@
 //! Go: `tree-sitter-go` syntax trees to facts.
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, status_by_name, unquote};
-use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Stmt};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Stmt};
 use tree_sitter::Node;
 
 /// `http.ResponseWriter` parameter names whose calls answer an HTTP request.
@@ -28,15 +28,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             _ => {}
         }
     }
-    facts.functions.push(Function {
-        name: "<module>".into(),
-        owner: None,
-        params: Vec::new(),
-        body: module,
-        span: ctx.span(root),
-        http_route: false,
-        reads_stdin: false,
-    });
+    super::push_module(ctx, facts, root, module);
 }
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -301,12 +293,7 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 }
 
 fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    if !ctx.enter() {
-        return Expr::unknown();
-    }
-    let e = expr_inner(ctx, node, facts);
-    ctx.leave();
-    e
+    ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
 fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {

@@ -2,9 +2,7 @@
 //! which share their node kinds) to facts.
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
-use crate::model::{
-    Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Span, Stmt,
-};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Span, Stmt};
 use tree_sitter::Node;
 
 /// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`.
@@ -28,16 +26,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     for child in children(root) {
         statement(ctx, &mut js, child, facts, None, &mut body);
     }
-    let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
-    facts.functions.push(Function {
-        name: "<module>".into(),
-        owner: None,
-        params: Vec::new(),
-        body,
-        span: ctx.span(root),
-        http_route: false,
-        reads_stdin,
-    });
+    super::push_module(ctx, facts, root, body);
     for f in &mut facts.functions {
         if js.stdin_callbacks.contains(&f.name) {
             f.reads_stdin = true;
@@ -362,12 +351,7 @@ pub fn end_at_break(mut body: Block) -> Block {
 }
 
 fn expr(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
-    if !ctx.enter() {
-        return Expr::unknown();
-    }
-    let e = expr_inner(ctx, js, node, facts);
-    ctx.leave();
-    e
+    ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, js, node, facts))
 }
 
 fn sub(ctx: &mut Ctx, js: &mut Js, node: Node, name: &str, facts: &mut FileFacts) -> Expr {

@@ -69,6 +69,16 @@ impl<'a> Ctx<'a> {
     pub fn leave(&mut self) {
         self.depth -= 1;
     }
+
+    /// Lowers one nesting level with `f`, or gives `bound` when nesting is too deep.
+    pub fn nested<T>(&mut self, bound: impl FnOnce() -> T, f: impl FnOnce(&mut Self) -> T) -> T {
+        if !self.enter() {
+            return bound();
+        }
+        let out = f(self);
+        self.leave();
+        out
+    }
 }
 
 /// Lowers a function's body with `lower_body` and records the function; whether
@@ -93,6 +103,21 @@ pub fn push_function(
         params,
         body,
         span: ctx.span(node),
+        http_route,
+        reads_stdin,
+    });
+}
+
+/// Records the top level of a file as the function `<module>`.
+pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate::model::Block) {
+    let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
+    let http_route = std::mem::take(&mut ctx.saw_http);
+    facts.functions.push(crate::model::Function {
+        name: "<module>".into(),
+        owner: None,
+        params: Vec::new(),
+        body,
+        span: ctx.span(root),
         http_route,
         reads_stdin,
     });

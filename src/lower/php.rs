@@ -1,7 +1,7 @@
 //! PHP (`tree-sitter-php`, with or without HTML around the code) to facts.
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
-use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -14,17 +14,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         }
         body.iter_mut().for_each(empty_null_bodies);
     }
-    let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
-    let http_route = std::mem::take(&mut ctx.saw_http);
-    facts.functions.push(Function {
-        name: "<module>".into(),
-        owner: None,
-        params: Vec::new(),
-        body,
-        span: ctx.span(root),
-        http_route,
-        reads_stdin,
-    });
+    super::push_module(ctx, facts, root, body);
 }
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -286,12 +276,7 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>)
 }
 
 fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    if !ctx.enter() {
-        return Expr::unknown();
-    }
-    let e = expr_inner(ctx, node, facts);
-    ctx.leave();
-    e
+    ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
 fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {

@@ -1,7 +1,7 @@
 //! Python: `tree-sitter-python` syntax trees to facts.
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, unquote};
-use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, Registration, SdkImport, Stmt};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
 /// Decorator and router method names that make a function an HTTP handler.
@@ -10,16 +10,7 @@ const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "a
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let body = block_children(ctx, root, facts, None);
-    let span = ctx.span(root);
-    facts.functions.push(Function {
-        name: "<module>".into(),
-        owner: None,
-        params: Vec::new(),
-        body,
-        span,
-        http_route: false,
-        reads_stdin: std::mem::take(&mut ctx.saw_stdin),
-    });
+    super::push_module(ctx, facts, root, body);
 }
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -365,12 +356,7 @@ fn return_value(ctx: &mut Ctx, node: Node) -> Expr {
 }
 
 fn expr(ctx: &mut Ctx, node: Node) -> Expr {
-    if !ctx.enter() {
-        return Expr::unknown();
-    }
-    let e = expr_inner(ctx, node);
-    ctx.leave();
-    e
+    ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node))
 }
 
 fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {

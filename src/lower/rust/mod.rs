@@ -1,7 +1,7 @@
 //! Rust: `tree-sitter-rust` syntax trees to facts.
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote};
-use crate::model::{Arm, Block, Expr, FileFacts, Function, Language, Pattern, SdkImport, Span, Stmt};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
 use tree_sitter::Node;
 
 mod macros;
@@ -19,15 +19,7 @@ const HTTP_TYPES: &[&str] =
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let mut module = Vec::new();
     items(ctx, root, facts, None, &mut module);
-    facts.functions.push(Function {
-        name: "<module>".into(),
-        owner: None,
-        params: Vec::new(),
-        body: module,
-        span: ctx.span(root),
-        http_route: false,
-        reads_stdin: false,
-    });
+    super::push_module(ctx, facts, root, module);
 }
 
 pub(super) fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -172,12 +164,7 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
 }
 
 fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    if !ctx.enter() {
-        return Expr::unknown();
-    }
-    let e = expr_inner(ctx, node, facts);
-    ctx.leave();
-    e
+    ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
 fn sub(ctx: &mut Ctx, node: Node, field: &str, facts: &mut FileFacts) -> Expr {
