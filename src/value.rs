@@ -206,6 +206,10 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
             // Members that make an object a JSON-RPC reply turn it into one.
             promote(object)
         }
+        // PHP builds maps from an empty `array()` member by member.
+        Value::Array(items) if items.is_empty() => {
+            with_member(&Value::Object(Rc::new(Vec::new())), keys, new)
+        }
         Value::Reply(r) => {
             let mut r = (**r).clone();
             match (key.as_str(), rest) {
