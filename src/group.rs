@@ -121,11 +121,13 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
     found
 }
 
-/// Functions each function may call (by name, through handler tables too).
-fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
+/// For each function: the functions it calls, and the functions it refers to
+/// without calling them (handlers in a table, a callback handed to a router).
+fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
-    let mut edges = vec![Vec::new(); n];
-    for (id, out) in edges.iter_mut().enumerate() {
+    let mut calls = vec![Vec::new(); n];
+    let mut refs = vec![Vec::new(); n];
+    for id in 0..n {
         let f = prog.function(id);
         let mut seen = HashSet::new();
         let mut add = |target: Option<FnId>, out: &mut Vec<FnId>| {
@@ -136,37 +138,32 @@ fn call_graph(prog: &Program) -> Vec<Vec<FnId>> {
                 out.push(t);
             }
         };
-        let mut visit = |e: &Expr, out: &mut Vec<FnId>| match e {
-            Expr::Call { callee, .. } => add(prog.resolve(callee, id), out),
-            Expr::FnRef(name) => add(prog.resolve(name, id), out),
+        let (c, r) = (&mut calls[id], &mut refs[id]);
+        walk_block(&f.body, &mut |e| match e {
+            Expr::Call { callee, .. } => add(prog.resolve(callee, id), c),
+            Expr::FnRef(name) => add(prog.resolve(name, id), r),
             Expr::Var(name) => {
                 if let Some(global) = prog.global(name, id) {
                     global.walk(&mut |g| {
                         if let Expr::Var(v) = g {
-                            add(prog.resolve(v, id), out);
+                            add(prog.resolve(v, id), r);
                         }
                     });
                 } else if !name.contains('.') || name.starts_with("self.") {
-                    add(prog.resolve(name, id), out);
+                    add(prog.resolve(name, id), r);
                 }
             }
             Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
                 for m in prog.registered_methods(id) {
                     if let Some(h) = prog.registration(m, id) {
-                        add(prog.resolve(h, id), out);
+                        add(prog.resolve(h, id), r);
                     }
                 }
             }
             _ => {}
-        };
-        walk_block(&f.body, &mut |e| visit(e, out));
-        for s in &f.body {
-            if let Stmt::Return { value: Some(Expr::Var(v)), .. } = s {
-                add(prog.resolve(v, id), out);
-            }
-        }
+        });
     }
-    edges
+    (calls, refs)
 }
 
 fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
@@ -184,9 +181,13 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
-    let edges = call_graph(prog);
+    let (calls, refs) = call_graph(prog);
+    // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
+    // so a function that merely mounts a route handler is not a caller of it.
+    let edges: Vec<Vec<FnId>> =
+        calls.iter().zip(&refs).map(|(c, r)| c.iter().chain(r).copied().collect()).collect();
     let mut callers = vec![Vec::new(); n];
-    for (from, tos) in edges.iter().enumerate() {
+    for (from, tos) in calls.iter().enumerate() {
         for &t in tos {
             callers[t].push(from);
         }

@@ -259,14 +259,23 @@ fn promote(object: Value) -> Value {
     }
 }
 
-/// An unknown value built from others: keeps the ones the checks care about.
+/// At most this many values are carried by one unknown value.
+const MAX_PARTS: usize = 8;
+
+/// An unknown value built from others: keeps the ones the checks care about,
+/// flattened and without repeats, so values stay small however often they mix.
 pub(crate) fn join(vals: &[Value]) -> Value {
-    let kept: Vec<Value> = vals.iter().filter(|v| v.interesting()).cloned().collect();
-    if kept.len() == 1
-        && !matches!(kept[0], Value::Array(_))
-        && let Value::Unknown(_) = kept[0]
-    {
-        return kept[0].clone();
+    let mut kept: Vec<Value> = Vec::new();
+    let mut add = |v: &Value, kept: &mut Vec<Value>| {
+        if v.interesting() && !kept.contains(v) && kept.len() < MAX_PARTS {
+            kept.push(v.clone());
+        }
+    };
+    for v in vals {
+        match v {
+            Value::Unknown(parts) => parts.iter().for_each(|p| add(p, &mut kept)),
+            other => add(other, &mut kept),
+        }
     }
     Value::Unknown(Rc::new(kept))
 }
@@ -289,5 +298,30 @@ mod tests {
         let mut out = Vec::new();
         j.replies(&mut out);
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn joined_values_stay_small() {
+        let reply = |n: i64| {
+            Value::Reply(Rc::new(Reply {
+                id: Value::Int(n),
+                result: None,
+                error: Some(Some(n)),
+                span: Span::default(),
+                site: None,
+                pre_dispatch: false,
+            }))
+        };
+        let mut v = Value::unknown();
+        for n in 0..100 {
+            v = join(&[v, reply(n), reply(n)]);
+        }
+        match v {
+            Value::Unknown(parts) => {
+                assert_eq!(parts.len(), MAX_PARTS);
+                assert!(parts.iter().all(|p| matches!(p, Value::Reply(_))), "nested unknowns are flattened");
+            }
+            other => panic!("expected an unknown value, got {other:?}"),
+        }
     }
 }

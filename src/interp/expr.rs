@@ -45,7 +45,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.eval_all(st, &exprs)
                     .into_iter()
                     .map(|(s, vals)| {
-                        let obj = entries.iter().map(|(k, _)| k.clone()).zip(vals).collect();
+                        let obj = entries
+                            .iter()
+                            .map(|(k, _)| k.clone())
+                            .zip(vals.into_iter().map(shallow))
+                            .collect();
                         (s, Value::Object(Rc::new(obj)))
                     })
                     .collect()
@@ -54,7 +58,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let exprs: Vec<&Expr> = items.iter().collect();
                 self.eval_all(st, &exprs)
                     .into_iter()
-                    .map(|(s, vals)| (s, Value::Array(Rc::new(vals))))
+                    .map(|(s, vals)| (s, Value::Array(Rc::new(vals.into_iter().map(shallow).collect()))))
                     .collect()
             }
             Expr::Reply { kind, id, span } => {
@@ -562,5 +566,33 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// The function being evaluated.
     pub(super) fn here(&self) -> FnId {
         self.stack.last().copied().unwrap_or(0)
+    }
+}
+
+/// A member of an object or array literal, kept only as deep as the checks look:
+/// objects inside objects lose their own members unless they carry something of
+/// interest (a reply, a client version). Large literals (tool schemas) stay cheap.
+fn shallow(v: Value) -> Value {
+    match &v {
+        Value::Object(entries)
+            if entries.iter().any(|(_, e)| matches!(e, Value::Object(_) | Value::Array(_))) =>
+        {
+            let kept: Vec<(String, Value)> = entries
+                .iter()
+                .map(|(k, e)| match e {
+                    Value::Object(_) | Value::Array(_) if !e.interesting() => (k.clone(), Value::unknown()),
+                    other => (k.clone(), other.clone()),
+                })
+                .collect();
+            Value::Object(Rc::new(kept))
+        }
+        Value::Array(items) if items.len() > 4 => {
+            if items.iter().any(Value::interesting) {
+                join(items)
+            } else {
+                Value::Array(Rc::new(items[..4].to_vec()))
+            }
+        }
+        _ => v,
     }
 }
