@@ -8,7 +8,7 @@
 //! hand-written dispatch becomes an SDK-based server.
 
 use crate::interp::Program;
-use crate::model::{Expr, FnId, Language, MCP_METHODS, Pattern, Span, Stmt, walk_block};
+use crate::model::{Expr, FnId, Language, MCP_METHODS, Pattern, Span, walk_block};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -266,7 +266,7 @@ const MAX_PARTS: usize = 8;
 /// flattened and without repeats, so values stay small however often they mix.
 pub(crate) fn join(vals: &[Value]) -> Value {
     let mut kept: Vec<Value> = Vec::new();
-    let mut add = |v: &Value, kept: &mut Vec<Value>| {
+    let add = |v: &Value, kept: &mut Vec<Value>| {
         if v.interesting() && !kept.contains(v) && kept.len() < MAX_PARTS {
             kept.push(v.clone());
         }
