@@ -14,6 +14,8 @@ pub struct Program<'a> {
     file_index: HashMap<u32, usize>,
     pub functions: Vec<(&'a FileFacts, &'a Function)>,
     by_name: HashMap<&'a str, Vec<FnId>>,
+    /// Functions by folder and name: most calls resolve next door, without a scan.
+    by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     globals: HashMap<&'a str, Vec<(u32, &'a Expr)>>,
     registrations: Vec<Registered<'a>>,
 }
@@ -30,15 +32,15 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
     if a == b {
         return Some(usize::MAX);
     }
-    let dir = |p: &'s str| -> &'s str { p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") };
-    let (da, db) = (dir(a), dir(b));
-    let common = da.split('/').zip(db.split('/')).take_while(|(x, y)| x == y).count();
-    let related = da == db
-        || da.is_empty()
-        || db.is_empty()
-        || da.starts_with(&format!("{db}/"))
-        || db.starts_with(&format!("{da}/"));
-    related.then_some(common)
+    let (da, db) = (dir_of(a), dir_of(b));
+    // One folder contains the other (or they are the same).
+    let inside = |outer: &str, inner: &str| {
+        outer.is_empty() || inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+    };
+    if !(inside(da, db) || inside(db, da)) {
+        return None;
+    }
+    Some(da.split('/').zip(db.split('/')).take_while(|(x, y)| x == y).count())
 }
 
 /// Whether `caller` imports the module at `path` (by one of its path hints).
@@ -49,6 +51,10 @@ fn imported(caller: &FileFacts, path: &str) -> bool {
         let suffix = |s: &str| s == hint || s.ends_with(&format!("/{hint}"));
         suffix(stem) || suffix(dir)
     })
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
@@ -63,6 +69,7 @@ impl<'a> Program<'a> {
     pub fn new(files: &'a [FileFacts]) -> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
+        let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::new();
         let mut globals: HashMap<&str, Vec<(u32, &Expr)>> = HashMap::new();
         let mut registrations = Vec::new();
         for file in files {
@@ -73,6 +80,7 @@ impl<'a> Program<'a> {
                 // A vendored SDK's internals are not called by name from the server's code.
                 if !module && file.sdk_library.is_none() {
                     by_name.entry(f.name.as_str()).or_default().push(id);
+                    by_dir.entry((dir_of(&file.path), f.name.as_str())).or_default().push(id);
                 }
                 for s in &f.body {
                     // Module-level names, and tables built in constructors (`self.handlers = {...}`).
@@ -93,7 +101,7 @@ impl<'a> Program<'a> {
             .enumerate()
             .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
             .collect();
-        Program { files, file_index, functions, by_name, globals, registrations }
+        Program { files, file_index, functions, by_name, by_dir, globals, registrations }
     }
 
     /// Whether two files sit in the same folder tree (one folder inside the other).
@@ -155,7 +163,25 @@ impl<'a> Program<'a> {
     /// The function a call names, as seen from inside function `from`.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
-        let family = family(self.file_of(from).language);
+        let caller = self.file_of(from);
+        let family = family(caller.language);
+        // `Type::method` and `module.function` name their owner.
+        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
+        let owner = crate::lower::last_segment(qualifier);
+        // The same file first, then the same folder: the common case, found without a scan.
+        if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
+            let same_file = |id: &FnId| self.file_of(*id).path == caller.path;
+            let owned = |id: &FnId| self.function(*id).owner.as_deref() == Some(owner);
+            let pick = local
+                .iter()
+                .find(|id| same_file(id) && owned(id))
+                .or_else(|| local.iter().find(|id| same_file(id)))
+                .or_else(|| local.iter().find(|id| owned(id)))
+                .or_else(|| local.first());
+            if let Some(id) = pick.filter(|id| family == self::family(self.file_of(**id).language)) {
+                return Some(*id);
+            }
+        }
         let candidates: Vec<FnId> = self
             .by_name
             .get(name)?
@@ -163,9 +189,6 @@ impl<'a> Program<'a> {
             .copied()
             .filter(|id| family == self::family(self.file_of(*id).language))
             .collect();
-        // `Type::method` and `module.function` name their owner.
-        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
-        let owner = crate::lower::last_segment(qualifier);
         let owned: Vec<FnId> = candidates
             .iter()
             .copied()
