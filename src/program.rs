@@ -7,7 +7,7 @@
 //! one repository never borrow each other's handlers.
 
 use crate::model::{Expr, FileFacts, FnId, Function, Language, Stmt};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 pub struct Program<'a> {
     files: &'a [FileFacts],
@@ -35,7 +35,9 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
     let (da, db) = (dir_of(a), dir_of(b));
     // One folder contains the other (or they are the same).
     let inside = |outer: &str, inner: &str| {
-        outer.is_empty() || inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+        outer.is_empty()
+            || inner == outer
+            || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
     };
     if !(inside(da, db) || inside(db, da)) {
         return None;
@@ -68,9 +70,9 @@ fn family(language: Language) -> Language {
 impl<'a> Program<'a> {
     pub fn new(files: &'a [FileFacts]) -> Program<'a> {
         let mut functions = Vec::new();
-        let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
-        let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::new();
-        let mut globals: HashMap<&str, Vec<(u32, &Expr)>> = HashMap::new();
+        let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
+        let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
+        let mut globals: HashMap<&str, Vec<(u32, &Expr)>> = HashMap::default();
         let mut registrations = Vec::new();
         for file in files {
             for f in &file.functions {

@@ -11,7 +11,8 @@
 use crate::model::{Block, FnId, Span, Stmt};
 pub use crate::program::Program;
 pub use crate::value::{Effect, HttpValue, Probe, Reply, UNKNOWN_METHOD, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 mod branch;
@@ -157,12 +158,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             trace: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "2"),
             prog,
             probe,
-            memo: HashMap::new(),
-            cut: HashMap::new(),
-            cut_used: HashSet::new(),
+            memo: HashMap::default(),
+            cut: HashMap::default(),
+            cut_used: HashSet::default(),
             cut_changed: false,
-            in_progress: HashSet::new(),
-            globals_cache: HashMap::new(),
+            in_progress: HashSet::default(),
+            globals_cache: HashMap::default(),
             depth: 0,
             steps: 0,
             incomplete: false,
