@@ -219,8 +219,9 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     ids.sort();
     let mut group_of: HashMap<FnId, usize> = HashMap::new();
     let mut groups: Vec<Vec<FnId>> = Vec::new();
+    let down_of: HashMap<FnId, HashSet<FnId>> = ids.iter().map(|&d| (d, reach(&[d], &edges))).collect();
     for &d in &ids {
-        let down = reach(&[d], &edges);
+        let down = &down_of[&d];
         let up = reach(&[d], &callers);
         let joined: BTreeSet<usize> = ids
             .iter()
@@ -248,15 +249,21 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     groups.retain(|g| !g.is_empty());
 
     let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach(g, &callers)).collect();
-    let reaches =
-        |f: FnId| -> Vec<usize> { (0..groups.len()).filter(|&g| ancestors[g].contains(&f)).collect() };
+    // For each function, the servers (groups) it leads to.
+    let mut reaches_map: HashMap<FnId, Vec<usize>> = HashMap::new();
+    for (g, anc) in ancestors.iter().enumerate() {
+        for &f in anc {
+            reaches_map.entry(f).or_default().push(g);
+        }
+    }
+    let reaches = |f: FnId| -> &[usize] { reaches_map.get(&f).map(Vec::as_slice).unwrap_or(&[]) };
 
     // Test code calls the dispatcher too, but it is not how messages arrive.
     let is_test = |f: FnId| prog.function(f).name.starts_with("test_");
     let mut out = Vec::new();
     let mut claimed_files = HashSet::new();
     for (gi, group) in groups.iter().enumerate() {
-        let only_this = |f: FnId| reaches(f) == vec![gi];
+        let only_this = |f: FnId| reaches(f) == [gi];
         let near = |f: FnId| group.iter().any(|&d| prog.nested(prog.file_of(f), prog.file_of(d)));
         let mut entries: Vec<FnId> = ancestors[gi]
             .iter()
@@ -277,7 +284,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let top = group
             .iter()
             .copied()
-            .filter(|d| !group.iter().any(|o| o != d && reach(&[*o], &edges).contains(d)))
+            .filter(|d| !group.iter().any(|o| o != d && down_of[o].contains(d)))
             .min()
             .unwrap_or(group[0]);
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
