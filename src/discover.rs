@@ -122,9 +122,9 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                         reason: "symbolic link: not followed".into(),
                     });
                 } else {
-                    let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                    // The size cap is applied while reading: no stat per file here.
                     if !is_test_path(&display_path(entry.path(), root)) {
-                        consider(entry.path(), root, size, ft.is_file(), opts, &mut d);
+                        consider(entry.path(), root, 0, ft.is_file(), opts, &mut d);
                     }
                 }
                 ignore::WalkState::Continue

@@ -49,7 +49,7 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     let found =
         discover::discover(&opts.paths, &root, &discover::Options { max_file_size: opts.max_file_size })?;
     let results: Vec<FileResult> =
-        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts.parse_budget)).collect();
+        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
     let mut skipped: Vec<Skipped> = found.skipped;
     let mut facts = Vec::new();
@@ -86,18 +86,35 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     })
 }
 
-fn process(index: u32, c: &Candidate, budget: Duration) -> FileResult {
-    let bytes = match std::fs::read(&c.path) {
+/// Reads a file, at most one byte past the size cap.
+fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn process(index: u32, c: &Candidate, opts: &ScanOptions) -> FileResult {
+    let bytes = match read_capped(&c.path, opts.max_file_size) {
         Ok(b) => b,
         Err(e) => return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e))),
     };
-    let src = match decode(&bytes) {
-        Ok(s) => s,
+    if bytes.len() as u64 > opts.max_file_size {
+        return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
+    }
+    let budget = opts.parse_budget;
+    // Cheap tests first; the full UTF-8 check only for files worth parsing.
+    let text = match undecorated(&bytes) {
+        Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    if !prefilter::worth_parsing(src) {
+    if !prefilter::worth_parsing(text) {
         return FileResult::NoMarkers;
     }
+    if std::str::from_utf8(text).is_err() {
+        return FileResult::Skipped("not valid UTF-8".into());
+    }
+    let src = text;
     let tree = match parse::parse(parse::Grammar::of(c.language, &c.path), src, budget) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
@@ -110,17 +127,14 @@ fn process(index: u32, c: &Candidate, budget: Duration) -> FileResult {
     }
 }
 
-/// The UTF-8 text of a file, or why it is not source text.
-fn decode(bytes: &[u8]) -> Result<&[u8], String> {
+/// The text of a file without its byte-order mark, or why it is not source text.
+fn undecorated(bytes: &[u8]) -> Result<&[u8], String> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err("UTF-16 text: only UTF-8 source is read".into());
     }
     let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     if text.iter().take(8192).any(|&b| b == 0) {
         return Err("binary file (contains NUL bytes)".into());
-    }
-    if std::str::from_utf8(text).is_err() {
-        return Err("not valid UTF-8".into());
     }
     Ok(text)
 }
