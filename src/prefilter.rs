@@ -27,16 +27,31 @@ pub const MARKERS: &[&str] = &[
     "Initialize",
 ];
 
-fn automaton() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasick::builder().build(MARKERS).expect("the marker automaton is built from constant strings")
+/// The SIMD searcher (Teddy) where the CPU has one, else the automaton.
+enum Markers {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(AhoCorasick),
+}
+
+fn markers() -> &'static Markers {
+    static SEARCHER: OnceLock<Markers> = OnceLock::new();
+    SEARCHER.get_or_init(|| {
+        let mut packed = aho_corasick::packed::Config::new().builder();
+        match packed.extend(MARKERS).build() {
+            Some(searcher) => Markers::Packed(searcher),
+            None => Markers::Automaton(
+                AhoCorasick::new(MARKERS).expect("the marker automaton is built from constant strings"),
+            ),
+        }
     })
 }
 
 /// True when the file contains any marker.
 pub fn worth_parsing(src: &[u8]) -> bool {
-    automaton().is_match(src)
+    match markers() {
+        Markers::Packed(searcher) => searcher.find(src).is_some(),
+        Markers::Automaton(ac) => ac.is_match(src),
+    }
 }
 
 #[cfg(test)]

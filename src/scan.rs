@@ -133,7 +133,7 @@ fn undecorated(bytes: &[u8]) -> Result<&[u8], String> {
         return Err("UTF-16 text: only UTF-8 source is read".into());
     }
     let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    if text.iter().take(8192).any(|&b| b == 0) {
+    if memchr::memchr(0, &text[..text.len().min(8192)]).is_some() {
         return Err("binary file (contains NUL bytes)".into());
     }
     Ok(text)
