@@ -82,13 +82,7 @@ fn run(cli: Cli) -> Result<bool, String> {
     let mut opts = ScanOptions::new(cli.paths.clone());
     opts.checks = selected(&cli)?;
     opts.max_file_size = cli.max_file_size;
-    // The interpreter and lowering recurse; give them a roomy stack.
-    let report = std::thread::Builder::new()
-        .stack_size(256 * 1024 * 1024)
-        .spawn(move || scan(&opts))
-        .map_err(|e| format!("cannot start the scan: {e}"))?
-        .join()
-        .map_err(|_| "internal error: the scan stopped unexpectedly".to_string())??;
+    let report = scan(&opts)?;
     let text = match cli.format {
         Format::Human => human::render(&report),
         Format::Json => json::render(&report),

@@ -221,6 +221,12 @@ impl<'a> Program<'a> {
             .globals
             .get(name)
             .or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n)))?;
+        // The caller's own file decides when it binds the name (the common case, no scan).
+        let file = self.function(from).span.file;
+        let mut own = entries.iter().filter(|(f, _)| *f == file);
+        if let Some((_, first)) = own.next() {
+            return own.next().is_none().then_some(*first);
+        }
         let chosen = self.nearest(from, entries.iter().copied(), false)?;
         // A name assigned more than once in its file (a setting changed at run time) has no one value.
         let here = entries.iter().find(|(_, e)| std::ptr::eq(*e, chosen)).map(|(f, _)| *f);

@@ -43,7 +43,18 @@ fn scan_root(paths: &[PathBuf]) -> PathBuf {
     }
 }
 
+/// Stack for each worker: lowering and the interpreter recurse (both depth-bounded).
+const WORKER_STACK: usize = 64 * 1024 * 1024;
+
 pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    pool.install(|| scan_in_pool(opts))
+}
+
+fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
     let started = Instant::now();
     let root = scan_root(&opts.paths);
     let found =
@@ -65,7 +76,7 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
     let prog = Program::new(&facts);
     let servers = group::servers(&prog);
     let mut reports: Vec<ServerReport> =
-        servers.iter().map(|server| judge(&prog, server, &paths, &opts.checks)).collect();
+        servers.par_iter().map(|server| judge(&prog, server, &paths, &opts.checks)).collect();
     reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     let checks = opts.checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
     let mut skipped_files: Vec<SkippedFile> =
