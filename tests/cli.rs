@@ -239,3 +239,76 @@ fn the_scanned_tree_is_left_unchanged() {
     cmd().arg("fixtures").assert().code(1);
     assert_eq!(before, snapshot(Path::new("fixtures")));
 }
+
+#[cfg(unix)]
+#[test]
+fn special_files_and_links_are_reported_not_followed() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::copy("fixtures/python/correct_stdio/server.py", root.join("server.py")).expect("copy");
+    // A FIFO must not block the scan: nothing ever writes to it.
+    let fifo = root.join("pipe.py");
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(status.success());
+    // A link loop and a link out of the tree.
+    std::os::unix::fs::symlink(root.join("loop"), root.join("loop")).expect("symlink");
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("secret.py"), "jsonrpc = 1\n").expect("write");
+    std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("link.py")).expect("symlink");
+    // A file name that is not UTF-8.
+    let odd = std::ffi::OsStr::from_bytes(b"caf\xe9.py");
+    std::fs::write(root.join(odd), "def f():\n    return 1\n").expect("write");
+    // CRLF line endings and an empty file.
+    let crlf = std::fs::read_to_string("fixtures/python/reply_to_everything/server.py")
+        .expect("read")
+        .replace('\n', "\r\n");
+    std::fs::create_dir_all(root.join("crlf")).expect("mkdir");
+    std::fs::write(root.join("crlf/server.py"), crlf).expect("write");
+    std::fs::write(root.join("empty.py"), "").expect("write");
+
+    let out = cmd()
+        .args(["--format", "json"])
+        .arg(root)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the CRLF server fails its checks: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let skipped = report["skipped_files"].to_string();
+    assert!(skipped.contains("link.py") && skipped.contains("symbolic link"), "{skipped}");
+    assert!(skipped.contains("pipe.py") && skipped.contains("not a regular file"), "{skipped}");
+    let crlf_server = report["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .find(|s| s["path"] == "crlf/server.py")
+        .expect("CRLF server found");
+    assert_eq!(crlf_server["checks"][0]["verdict"], "fail");
+    assert_eq!(crlf_server["checks"][0]["findings"][0]["line"], 25, "lines are counted the same with CRLF");
+    assert!(!report.to_string().contains("secret.py"), "the link out of the tree is not followed");
+}
+
+#[test]
+fn deep_nesting_is_skipped_with_a_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let deep = format!("# jsonrpc\nx = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    std::fs::write(dir.path().join("deep.py"), deep).expect("write");
+    std::fs::copy("fixtures/python/correct_stdio/server.py", dir.path().join("server.py")).expect("copy");
+    let out = cmd()
+        .args(["--format", "json"])
+        .arg(dir.path())
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let skipped = report["skipped_files"].to_string();
+    assert!(skipped.contains("deep.py") && skipped.contains("nested more than"), "{skipped}");
+    assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
+}
