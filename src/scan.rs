@@ -62,12 +62,33 @@ fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
     let results: Vec<FileResult> =
         found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
-    let mut skipped: Vec<Skipped> = found.skipped;
+    Ok(report(paths, results, found.skipped, &opts.checks, started))
+}
+
+/// Judges source held in memory as if it were one file named `path` (for fuzzing
+/// and embedding); `None` when the name has no supported extension.
+pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
+    let language = discover::language_of(Path::new(path))?;
+    let started = Instant::now();
+    let checks: Vec<&'static CheckDef> = CHECKS.iter().collect();
+    let grammar = parse::Grammar::of(language, Path::new(path));
+    let result = analyse(0, language, grammar, path, bytes, Duration::from_secs(2));
+    Some(report(vec![path.to_string()], vec![result], Vec::new(), &checks, started))
+}
+
+/// From the files' results to the report: group, judge, summarise.
+fn report(
+    paths: Vec<String>,
+    results: Vec<FileResult>,
+    mut skipped: Vec<Skipped>,
+    checks: &[&'static CheckDef],
+    started: Instant,
+) -> Report {
     let mut facts = Vec::new();
-    for (c, r) in found.files.iter().zip(results) {
+    for (display, r) in paths.iter().zip(results) {
         match r {
             FileResult::Facts(f) => facts.push(*f),
-            FileResult::Skipped(reason) => skipped.push(Skipped { display: c.display.clone(), reason }),
+            FileResult::Skipped(reason) => skipped.push(Skipped { display: display.clone(), reason }),
             FileResult::NoMarkers => {}
         }
     }
@@ -75,18 +96,23 @@ fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
     let files_parsed = facts.len();
     let prog = Program::new(&facts);
     let servers = group::servers(&prog);
-    let mut reports: Vec<ServerReport> =
-        servers.par_iter().map(|server| judge(&prog, server, &paths, &opts.checks)).collect();
+    let judged = |server: &group::Server| judge(&prog, server, &paths, checks);
+    // In the worker pool servers are judged in parallel; elsewhere on the caller's thread.
+    let mut reports: Vec<ServerReport> = if rayon::current_thread_index().is_some() {
+        servers.par_iter().map(judged).collect()
+    } else {
+        servers.iter().map(judged).collect()
+    };
     reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    let checks = opts.checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
+    let run_checks = checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
     let mut skipped_files: Vec<SkippedFile> =
         skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
     skipped_files.sort();
-    Ok(Report {
+    Report {
         schema: 1,
         tool: Tool { name: "mcp-conform", version: env!("CARGO_PKG_VERSION") },
         servers: reports,
-        checks,
+        checks: run_checks,
         skipped_files,
         syntax_errors,
         stats: Stats {
@@ -94,7 +120,7 @@ fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
             files_parsed,
             elapsed_ms: started.elapsed().as_millis() as u64,
         },
-    })
+    }
 }
 
 /// Reads a file, at most one byte past the size cap.
@@ -113,24 +139,34 @@ fn process(index: u32, c: &Candidate, opts: &ScanOptions) -> FileResult {
     if bytes.len() as u64 > opts.max_file_size {
         return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
     }
-    let budget = opts.parse_budget;
+    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts.parse_budget)
+}
+
+/// Prefilter, parse and lower one file's bytes.
+fn analyse(
+    index: u32,
+    language: crate::model::Language,
+    grammar: parse::Grammar,
+    display: &str,
+    bytes: &[u8],
+    budget: Duration,
+) -> FileResult {
     // Cheap tests first; the full UTF-8 check only for files worth parsing.
-    let text = match undecorated(&bytes) {
+    let src = match undecorated(bytes) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    if !prefilter::worth_parsing(text) {
+    if !prefilter::worth_parsing(src) {
         return FileResult::NoMarkers;
     }
-    if std::str::from_utf8(text).is_err() {
+    if std::str::from_utf8(src).is_err() {
         return FileResult::Skipped("not valid UTF-8".into());
     }
-    let src = text;
-    let tree = match parse::parse(parse::Grammar::of(c.language, &c.path), src, budget) {
+    let tree = match parse::parse(grammar, src, budget) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    match lower::lower(c.language, &c.display, src, &tree, index) {
+    match lower::lower(language, display, src, &tree, index) {
         Ok(f) => FileResult::Facts(Box::new(f)),
         Err(lower::LowerError::TooDeep) => {
             FileResult::Skipped(format!("nested more than {} levels deep: not analysed", lower::MAX_DEPTH))
