@@ -106,8 +106,19 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
         builder.build_parallel().run(|| {
             let out = &out;
             Box::new(move |entry| {
-                let Ok(entry) = entry else {
-                    return ignore::WalkState::Continue;
+                let entry = match entry {
+                    Ok(e) => e,
+                    Err(err) => {
+                        // An unreadable folder or a broken entry: say so, and walk on.
+                        let display =
+                            walk_error_path(&err).map(|p| display_path(p, root)).unwrap_or_default();
+                        let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
+                        d.skipped.push(Skipped {
+                            display,
+                            reason: format!("cannot read: {}", walk_error_text(&err)),
+                        });
+                        return ignore::WalkState::Continue;
+                    }
                 };
                 let Some(ft) = entry.file_type() else {
                     return ignore::WalkState::Continue;
@@ -167,5 +178,29 @@ pub fn plain_io(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file or directory".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
+    }
+}
+
+/// The path an error of the walker is about, when it names one.
+fn walk_error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
+}
+
+/// The walker's error as a phrase, without the path it is about.
+fn walk_error_text(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_error_text(err),
+        ignore::Error::Io(e) => plain_io(e),
+        ignore::Error::Loop { .. } => "a symbolic link loop".into(),
+        other => other.to_string(),
     }
 }
