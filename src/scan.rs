@@ -239,8 +239,3 @@ fn judge(
         checks,
     }
 }
-
-/// True when a path names an existing file or folder (for a clear usage error).
-pub fn exists(p: &Path) -> bool {
-    p.exists()
-}

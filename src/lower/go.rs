@@ -46,7 +46,7 @@ fn condition_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let mut default = Vec::new();
     for case in children(node) {
         let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
-        let body = super::javascript::end_at_break(block(ctx, body, facts));
+        let body = super::end_at_break(block(ctx, body, facts));
         match case.kind() {
             "expression_case" => {
                 let conds: Vec<Expr> = case
@@ -286,7 +286,7 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             _ => continue,
         };
         let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
-        let body = super::javascript::end_at_break(block(ctx, body, facts));
+        let body = super::end_at_break(block(ctx, body, facts));
         arms.push(Arm { patterns, guard: None, body, span: ctx.span(case) });
     }
     Expr::Match { subject: Box::new(subject), arms, span }

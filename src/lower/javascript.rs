@@ -331,7 +331,7 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
             arms.push(Arm {
                 patterns: std::mem::take(&mut pending),
                 guard: None,
-                body: end_at_break(body),
+                body: super::end_at_break(body),
                 span: ctx.span(case),
             });
         }
@@ -340,14 +340,6 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
         arms.push(Arm { patterns: pending, guard: None, body: Vec::new(), span });
     }
     Expr::Match { subject: Box::new(subject), arms, span }
-}
-
-/// A `break` at the top of a switch arm ends the arm, not a loop around the switch.
-pub fn end_at_break(mut body: Block) -> Block {
-    if let Some(i) = body.iter().position(|s| matches!(s, Stmt::LeaveLoop)) {
-        body.truncate(i);
-    }
-    body
 }
 
 fn expr(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {

@@ -108,6 +108,14 @@ pub fn push_function(
     });
 }
 
+/// A `break` at the top of a switch arm ends the arm, not a loop around the switch.
+pub fn end_at_break(mut body: crate::model::Block) -> crate::model::Block {
+    if let Some(i) = body.iter().position(|s| matches!(s, crate::model::Stmt::LeaveLoop)) {
+        body.truncate(i);
+    }
+    body
+}
+
 /// Records the top level of a file as the function `<module>`.
 pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate::model::Block) {
     let reads_stdin = std::mem::take(&mut ctx.saw_stdin);

@@ -266,7 +266,7 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>)
         if b.is_empty() {
             continue;
         }
-        let b = super::javascript::end_at_break(b);
+        let b = super::end_at_break(b);
         arms.push(Arm { patterns: std::mem::take(&mut pending), guard: None, body: b, span: ctx.span(case) });
     }
     if !pending.is_empty() {
