@@ -31,8 +31,17 @@ pub struct Discovered {
     pub skipped: Vec<Skipped>,
 }
 
-pub struct Options {
+pub struct Options<'a> {
     pub max_file_size: u64,
+    /// The configuration's `exclude` globs.
+    pub exclude: Option<&'a ignore::gitignore::Gitignore>,
+}
+
+/// Whether the configuration excludes this path (or a folder above it).
+fn excluded(exclude: Option<&ignore::gitignore::Gitignore>, path: &Path, is_dir: bool) -> bool {
+    let Some(matcher) = exclude else { return false };
+    let abs = crate::config::absolute(path);
+    abs.starts_with(matcher.path()) && matcher.matched_path_or_any_parents(&abs, is_dir).is_ignore()
 }
 
 pub fn language_of(path: &Path) -> Option<Language> {
@@ -79,13 +88,14 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
             std::fs::metadata(p).map_err(|e| format!("cannot read `{}`: {}", p.display(), plain_io(&e)))?;
         if meta.is_dir() {
             dirs.push(p.clone());
-        } else {
-            // A file named on the command line is always scanned.
+        } else if !excluded(opts.exclude, p, false) {
+            // A file named on the command line is scanned, unless the configuration excludes it.
             let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
             consider(p, root, meta.len(), meta.is_file(), opts, &mut d);
         }
     }
     if let Some((first, rest)) = dirs.split_first() {
+        let exclude = opts.exclude.cloned();
         let mut builder = ignore::WalkBuilder::new(first);
         for d in rest {
             builder.add(d);
@@ -99,9 +109,13 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
             .ignore(true)
             .parents(true)
             .follow_links(false)
-            .filter_entry(|e| {
+            .filter_entry(move |e| {
                 let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                !(is_dir && e.depth() > 0 && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+                let skipped = is_dir
+                    && e.depth() > 0
+                    && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref());
+                let ignored = e.depth() > 0 && excluded(exclude.as_ref(), e.path(), is_dir);
+                !(skipped || ignored)
             });
         builder.build_parallel().run(|| {
             let out = &out;

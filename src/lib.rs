@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod check;
+pub mod config;
 pub mod discover;
 pub mod group;
 pub mod interp;
@@ -16,4 +17,5 @@ pub mod prefilter;
 pub mod program;
 pub mod report;
 pub mod scan;
+pub mod suppress;
 pub mod value;

@@ -1,60 +1,128 @@
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_conform::check::{CHECKS, CheckDef};
-use mcp_conform::report::{human, json};
+use mcp_conform::config;
+use mcp_conform::report::{explain, github, human, json, sarif};
 use mcp_conform::scan::{ScanOptions, scan};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Static auditor for MCP servers: finds hand-written JSON-RPC dispatch and
 /// judges its lifecycle handling (notifications, initialize, ping, HTTP 202).
+///
+/// `mcp-conform [PATHS]` is `mcp-conform check [PATHS]`. Exit status: 0 when no
+/// check fails, 1 when one does, 2 on a usage or configuration error.
 #[derive(Parser, Debug)]
-#[command(name = "mcp-conform", version, about)]
+#[command(name = "mcp-conform", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    scan: ScanArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Scan files or folders (the default command).
+    Check(ScanArgs),
+    /// Print a check's or a pattern's catalog entry: what it checks, why, examples, the fix.
+    Explain {
+        /// A check id (`ab-001838/notification-no-reply`), its short name
+        /// (`notification-no-reply`) or a pattern id (`ab-001838`).
+        id: String,
+    },
+    /// List every check.
+    Checks,
+}
+
+#[derive(Args, Debug, Default)]
+struct ScanArgs {
     /// Files or folders to scan.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Write the report to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Write the report to this file instead of standard output (written atomically).
+    #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Run only these checks (a check id, or a pattern id for all its checks); comma-separated or repeated.
+    /// Run only these checks (a check id, or a pattern id for all its checks); comma-separated or
+    /// repeated. Replaces the configuration's `select`.
     #[arg(long, value_delimiter = ',', value_name = "ID")]
     select: Vec<String>,
-    /// Skip these checks (a check id or a pattern id).
+    /// Skip these checks (a check id or a pattern id); added to the configuration's `ignore`.
     #[arg(long, value_delimiter = ',', value_name = "ID")]
     ignore: Vec<String>,
-    /// Skip files larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 1024 * 1024)]
-    max_file_size: u64,
-    /// List the checks and exit.
+    /// Skip files larger than this many bytes [default: 1048576, or the configuration's].
+    #[arg(long, value_name = "BYTES")]
+    max_file_size: Option<u64>,
+    /// Read this configuration file instead of searching for one.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Read no configuration file.
     #[arg(long)]
+    no_config: bool,
+    /// Human format: print failing checks and errors only.
+    #[arg(long, short)]
+    quiet: bool,
+    /// When to colour the human format (`NO_COLOR` is respected under `auto`).
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    /// List the checks and exit (same as `mcp-conform checks`).
+    #[arg(long, hide = true)]
     list_checks: bool,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
 enum Format {
+    /// Diagnostics with source snippets, then a servers × checks table.
+    #[default]
     Human,
+    /// The full report as JSON (a stable contract).
     Json,
+    /// GitHub Actions workflow annotations.
+    Github,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+enum Color {
+    #[default]
+    Auto,
+    Always,
+    Never,
 }
 
 fn matches(check: &CheckDef, id: &str) -> bool {
     check.id == id || check.pattern() == id
 }
 
-fn selected(cli: &Cli) -> Result<Vec<&'static CheckDef>, String> {
-    for id in cli.select.iter().chain(&cli.ignore) {
-        if !CHECKS.iter().any(|c| matches(c, id)) {
-            return Err(format!("unknown check or pattern `{id}` (see --list-checks)"));
+/// The scan's options: the configuration first, then the command line over it.
+fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
+    let loaded = if args.no_config {
+        config::Loaded::default()
+    } else if let Some(file) = &args.config {
+        config::load_file(file)?
+    } else {
+        config::discover(args.paths.first().map(PathBuf::as_path).unwrap_or(Path::new(".")))?
+    };
+    let mut opts = ScanOptions::new(args.paths.clone());
+    loaded.apply(&mut opts)?;
+    for (flag, ids) in [("--select", &args.select), ("--ignore", &args.ignore)] {
+        if let Some(id) = ids.iter().find(|id| !CHECKS.iter().any(|c| matches(c, id))) {
+            return Err(format!("{flag}: unknown check or pattern `{id}` (see `mcp-conform checks`)"));
         }
     }
-    Ok(CHECKS
-        .iter()
-        .filter(|c| cli.select.is_empty() || cli.select.iter().any(|id| matches(c, id)))
-        .filter(|c| !cli.ignore.iter().any(|id| matches(c, id)))
-        .collect())
+    if !args.select.is_empty() {
+        opts.checks = CHECKS.iter().filter(|c| args.select.iter().any(|id| matches(c, id))).collect();
+        opts.checks.retain(|c| !loaded.config.ignore.iter().any(|id| matches(c, id)));
+    }
+    opts.checks.retain(|c| !args.ignore.iter().any(|id| matches(c, id)));
+    if let Some(max) = args.max_file_size {
+        opts.max_file_size = max;
+    }
+    Ok(opts)
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a report.
@@ -71,36 +139,62 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
-fn run(cli: Cli) -> Result<bool, String> {
-    if cli.list_checks {
-        for c in CHECKS {
-            let title = mcp_conform::catalog::check(c.id).map(|(_, e)| e.title.as_str()).unwrap_or("");
-            println!("{:<36}  {}", c.id, title);
-        }
+fn print(text: &str) -> Result<(), String> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write the report: {e}")),
+        _ => Ok(()),
+    }
+}
+
+fn human_style(args: &ScanArgs) -> human::Style {
+    let terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    let width = if terminal { terminal_width().unwrap_or(100) } else { 100 };
+    human::Style { color, width, quiet: args.quiet }
+}
+
+fn terminal_width() -> Option<usize> {
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 40)
+}
+
+fn run_scan(args: &ScanArgs) -> Result<bool, String> {
+    if args.list_checks {
+        print(&explain::list())?;
         return Ok(false);
     }
-    let mut opts = ScanOptions::new(cli.paths.clone());
-    opts.checks = selected(&cli)?;
-    opts.max_file_size = cli.max_file_size;
+    let opts = options(args)?;
     let report = scan(&opts)?;
-    let text = match cli.format {
-        Format::Human => human::render(&report),
+    let text = match args.format {
+        Format::Human => human::render(&report, &human_style(args)),
         Format::Json => json::render(&report),
+        Format::Github => github::render(&report),
+        Format::Sarif => sarif::render(&report),
     };
-    match &cli.output {
+    match &args.output {
         Some(path) => {
             write_atomically(path, &text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?
         }
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout.write_all(text.as_bytes())
-                && e.kind() != std::io::ErrorKind::BrokenPipe
-            {
-                return Err(format!("cannot write the report: {e}"));
-            }
-        }
+        None => print(&text)?,
     }
     Ok(report.failing())
+}
+
+fn run(cli: Cli) -> Result<bool, String> {
+    match cli.command {
+        None => run_scan(&cli.scan),
+        Some(Command::Check(args)) => run_scan(&args),
+        Some(Command::Checks) => print(&explain::list()).map(|_| false),
+        Some(Command::Explain { id }) => {
+            let text = explain::explain(&id)
+                .ok_or_else(|| format!("unknown check or pattern `{id}` (see `mcp-conform checks`)"))?;
+            print(&text).map(|_| false)
+        }
+    }
 }
 
 fn main() -> ExitCode {

@@ -286,6 +286,22 @@ pub struct FileFacts {
     pub http_handlers: Vec<String>,
     /// Where the parser reported a syntax error, if it did.
     pub syntax_error: Option<Span>,
+    /// Inline `mcp-conform: ignore[...]` comments.
+    pub suppressions: Vec<Suppression>,
+    /// The file's text, for reports that show or measure it.
+    pub source: std::sync::Arc<str>,
+}
+
+/// An inline suppression comment: `mcp-conform: ignore[<check-or-pattern>, ...] <reason>`.
+/// It covers findings on its own line and on the next one.
+#[derive(Debug, Clone)]
+pub struct Suppression {
+    /// Where the directive starts (the `mcp-conform:` marker).
+    pub span: Span,
+    pub ids: Vec<String>,
+    pub reason: Option<String>,
+    /// The comment says `mcp-conform:` but not `ignore[...]`.
+    pub malformed: bool,
 }
 
 impl Expr {

@@ -6,6 +6,7 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
+use crate::config::Knowledge;
 use crate::model::{Expr, FileFacts, FnId, Function, Language, Stmt};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -18,6 +19,8 @@ pub struct Program<'a> {
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     globals: HashMap<&'a str, Vec<(u32, &'a Expr)>>,
     registrations: Vec<Registered<'a>>,
+    /// What the configuration says about code the scan cannot see.
+    pub knowledge: Knowledge,
 }
 
 struct Registered<'a> {
@@ -103,7 +106,16 @@ impl<'a> Program<'a> {
             .enumerate()
             .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
             .collect();
-        Program { files, file_index, functions, by_name, by_dir, globals, registrations }
+        Program {
+            files,
+            file_index,
+            functions,
+            by_name,
+            by_dir,
+            globals,
+            registrations,
+            knowledge: Knowledge::default(),
+        }
     }
 
     /// Whether two files sit in the same folder tree (one folder inside the other).

@@ -1,13 +1,18 @@
 //! The pipeline, one direction: discover, prefilter, parse, lower, group, check, report.
 
-use crate::check::{CHECKS, CheckDef, ServerView, Verdict};
+use crate::check::{CHECKS, CheckDef, ServerView, Verdict, VerdictKind};
+use crate::config::Knowledge;
 use crate::discover::{self, Candidate, Skipped};
 use crate::interp::Program;
 use crate::model::{FileFacts, Span};
 use crate::report::{CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool};
+use crate::suppress::{FileIgnore, Suppressor};
 use crate::{group, lower, parse, prefilter};
+use ignore::gitignore::Gitignore;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct ScanOptions {
@@ -16,6 +21,14 @@ pub struct ScanOptions {
     pub parse_budget: Duration,
     /// Checks to run (ids), in catalog order.
     pub checks: Vec<&'static CheckDef>,
+    /// What the configuration says about code the scan cannot see.
+    pub knowledge: Knowledge,
+    /// Files and folders never scanned (the configuration's `exclude`).
+    pub exclude: Option<Gitignore>,
+    /// The configuration's `per-file-ignores`: each glob's matcher and ids.
+    pub per_file_ignores: Vec<(Gitignore, FileIgnore)>,
+    /// The configuration file, as reports name it.
+    pub config_name: Option<String>,
 }
 
 impl ScanOptions {
@@ -25,7 +38,26 @@ impl ScanOptions {
             max_file_size: 1024 * 1024,
             parse_budget: Duration::from_secs(2),
             checks: CHECKS.iter().collect(),
+            knowledge: Knowledge::default(),
+            exclude: None,
+            per_file_ignores: Vec::new(),
+            config_name: None,
         }
+    }
+
+    /// The per-file ignores that match a file.
+    fn ignores_for(&self, path: &Path) -> Vec<FileIgnore> {
+        if self.per_file_ignores.is_empty() {
+            return Vec::new();
+        }
+        let abs = crate::config::absolute(path);
+        self.per_file_ignores
+            .iter()
+            .filter(|(m, _)| {
+                abs.starts_with(m.path()) && m.matched_path_or_any_parents(&abs, false).is_ignore()
+            })
+            .map(|(_, rule)| rule.clone())
+            .collect()
     }
 }
 
@@ -57,12 +89,18 @@ pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
 fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
     let started = Instant::now();
     let root = scan_root(&opts.paths);
-    let found =
-        discover::discover(&opts.paths, &root, &discover::Options { max_file_size: opts.max_file_size })?;
+    let found = discover::discover(
+        &opts.paths,
+        &root,
+        &discover::Options { max_file_size: opts.max_file_size, exclude: opts.exclude.as_ref() },
+    )?;
     let results: Vec<FileResult> =
         found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
-    Ok(report(paths, results, found.skipped, &opts.checks, started))
+    let per_file: Vec<Vec<FileIgnore>> = found.files.iter().map(|c| opts.ignores_for(&c.path)).collect();
+    let mut report = report(paths, results, found.skipped, opts, &per_file, started);
+    report.root = root;
+    Ok(report)
 }
 
 /// Judges source held in memory as if it were one file named `path` (for fuzzing
@@ -70,10 +108,10 @@ fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
 pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
     let language = discover::language_of(Path::new(path))?;
     let started = Instant::now();
-    let checks: Vec<&'static CheckDef> = CHECKS.iter().collect();
+    let opts = ScanOptions::new(Vec::new());
     let grammar = parse::Grammar::of(language, Path::new(path));
-    let result = analyse(0, language, grammar, path, bytes, Duration::from_secs(2));
-    Some(report(vec![path.to_string()], vec![result], Vec::new(), &checks, started))
+    let result = analyse(0, language, grammar, path, bytes, &opts);
+    Some(report(vec![path.to_string()], vec![result], Vec::new(), &opts, &[], started))
 }
 
 /// From the files' results to the report: group, judge, summarise.
@@ -81,22 +119,33 @@ fn report(
     paths: Vec<String>,
     results: Vec<FileResult>,
     mut skipped: Vec<Skipped>,
-    checks: &[&'static CheckDef],
+    opts: &ScanOptions,
+    per_file: &[Vec<FileIgnore>],
     started: Instant,
 ) -> Report {
+    let checks = &opts.checks;
     let mut facts = Vec::new();
+    // By file index: where its facts are in `facts`.
+    let mut index: Vec<Option<usize>> = Vec::with_capacity(paths.len());
     for (display, r) in paths.iter().zip(results) {
+        index.push(None);
         match r {
-            FileResult::Facts(f) => facts.push(*f),
+            FileResult::Facts(f) => {
+                *index.last_mut().expect("pushed") = Some(facts.len());
+                facts.push(*f);
+            }
             FileResult::Skipped(reason) => skipped.push(Skipped { display: display.clone(), reason }),
             FileResult::NoMarkers => {}
         }
     }
     let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
     let files_parsed = facts.len();
-    let prog = Program::new(&facts);
+    let inline = index.iter().map(|i| i.map(|i| facts[i].suppressions.as_slice()).unwrap_or(&[])).collect();
+    let suppressor = Suppressor::new(per_file, inline, opts.config_name.clone());
+    let mut prog = Program::new(&facts);
+    prog.knowledge = opts.knowledge.clone();
     let servers = group::servers(&prog);
-    let judged = |server: &group::Server| judge(&prog, server, &paths, checks);
+    let judged = |server: &group::Server| judge(&prog, server, &paths, checks, &suppressor);
     // In the worker pool servers are judged in parallel; elsewhere on the caller's thread.
     let mut reports: Vec<ServerReport> = if rayon::current_thread_index().is_some() {
         servers.par_iter().map(judged).collect()
@@ -108,6 +157,17 @@ fn report(
     let mut skipped_files: Vec<SkippedFile> =
         skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
     skipped_files.sort();
+    let warnings = suppressor.warnings(CHECKS, checks, &paths);
+    // The text of the files the report points into.
+    let mut sources = BTreeMap::new();
+    for c in reports.iter().flat_map(|s| &s.checks) {
+        let places = c.findings.iter().map(|f| &f.path).chain(c.evidence.iter().map(|e| &e.path));
+        for path in places {
+            if let Some(f) = paths.iter().position(|p| p == path).and_then(|i| index[i]) {
+                sources.entry(path.clone()).or_insert_with(|| Arc::clone(&facts[f].source));
+            }
+        }
+    }
     Report {
         schema: 1,
         tool: Tool { name: "mcp-conform", version: env!("CARGO_PKG_VERSION") },
@@ -115,11 +175,14 @@ fn report(
         checks: run_checks,
         skipped_files,
         syntax_errors,
+        warnings,
         stats: Stats {
             files_seen: paths.len(),
             files_parsed,
             elapsed_ms: started.elapsed().as_millis() as u64,
         },
+        sources,
+        root: PathBuf::from("."),
     }
 }
 
@@ -139,7 +202,7 @@ fn process(index: u32, c: &Candidate, opts: &ScanOptions) -> FileResult {
     if bytes.len() as u64 > opts.max_file_size {
         return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
     }
-    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts.parse_budget)
+    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts)
 }
 
 /// Prefilter, parse and lower one file's bytes.
@@ -149,7 +212,7 @@ fn analyse(
     grammar: parse::Grammar,
     display: &str,
     bytes: &[u8],
-    budget: Duration,
+    opts: &ScanOptions,
 ) -> FileResult {
     // Cheap tests first; the full UTF-8 check only for files worth parsing.
     let src = match undecorated(bytes) {
@@ -162,11 +225,11 @@ fn analyse(
     if std::str::from_utf8(src).is_err() {
         return FileResult::Skipped("not valid UTF-8".into());
     }
-    let tree = match parse::parse(grammar, src, budget) {
+    let tree = match parse::parse(grammar, src, opts.parse_budget) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    match lower::lower(language, display, src, &tree, index) {
+    match lower::lower(language, display, src, &tree, index, &opts.knowledge) {
         Ok(f) => FileResult::Facts(Box::new(f)),
         Err(lower::LowerError::TooDeep) => {
             FileResult::Skipped(format!("nested more than {} levels deep: not analysed", lower::MAX_DEPTH))
@@ -191,6 +254,7 @@ fn location(paths: &[String], span: Span) -> Location {
         path: paths.get(span.file as usize).cloned().unwrap_or_default(),
         line: span.line,
         column: span.column,
+        offset: span.start,
     }
 }
 
@@ -199,6 +263,7 @@ fn judge(
     server: &group::Server,
     paths: &[String],
     checks: &[&'static CheckDef],
+    suppressor: &Suppressor,
 ) -> ServerReport {
     let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
     let view = ServerView::new(prog, server, paths);
@@ -210,19 +275,35 @@ fn judge(
             } else {
                 Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
             };
+            let findings: Vec<FindingReport> = verdict
+                .findings
+                .into_iter()
+                .map(|f| {
+                    let l = location(paths, f.span);
+                    let suppression = (verdict.kind == VerdictKind::Fail)
+                        .then(|| suppressor.suppression(c, f.span))
+                        .flatten();
+                    FindingReport {
+                        path: l.path,
+                        line: l.line,
+                        column: l.column,
+                        message: f.message,
+                        suppressed: suppression.is_some(),
+                        suppression,
+                        bytes: (f.span.start, f.span.end),
+                    }
+                })
+                .collect();
+            let suppressed = verdict.kind == VerdictKind::Fail
+                && !findings.is_empty()
+                && findings.iter().all(|f| f.suppressed);
             CheckReport {
                 id: c.id,
                 pattern: c.pattern(),
                 verdict: verdict.kind,
                 reason: verdict.reason,
-                findings: verdict
-                    .findings
-                    .into_iter()
-                    .map(|f| {
-                        let l = location(paths, f.span);
-                        FindingReport { path: l.path, line: l.line, column: l.column, message: f.message }
-                    })
-                    .collect(),
+                findings,
+                suppressed,
                 evidence: verdict.evidence.map(|s| location(paths, s)),
             }
         })

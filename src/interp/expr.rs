@@ -477,6 +477,12 @@ impl<'p, 'a> Interp<'p, 'a> {
         args: &[Expr],
         span: Span,
     ) -> Vec<(State, Value)> {
+        if self.prog.knowledge.is_notification_test(callee) {
+            // Configured: `is_notification(msg)` is `msg` without an id.
+            let object = args.first().or(receiver).cloned().map(Box::new);
+            let test = Expr::IsNull(Box::new(Expr::Field { object, name: FieldName::Id }));
+            return self.eval(st, &test);
+        }
         let mut exprs: Vec<&Expr> = Vec::new();
         if let Some(r) = receiver {
             exprs.push(r);
@@ -530,7 +536,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             let mut all = vals;
             all.extend(recv);
             let mut s = s;
-            if SINKS.contains(&name) {
+            if self.is_sink(name) {
                 let value = join(&all);
                 if value.interesting() {
                     s.effects.push(Effect::Emit { value, span });
@@ -547,7 +553,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         if callee.contains('.') && !callee.starts_with("self.") && !callee.starts_with("this.") {
             // `obj.method()` on a value we cannot see: only follow unambiguous method names.
             let name = crate::lower::last_segment(callee);
-            if SINKS.contains(&name) {
+            if self.is_sink(name) {
                 return None;
             }
         }
@@ -561,6 +567,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         self.prog.resolve(callee, self.here())
+    }
+
+    /// A call to a function outside the scanned code that writes a message out:
+    /// a known name, or one the configuration lists.
+    fn is_sink(&self, name: &str) -> bool {
+        SINKS.contains(&name) || self.prog.knowledge.reply_functions.iter().any(|n| n == name)
     }
 
     /// The function being evaluated.

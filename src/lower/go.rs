@@ -92,8 +92,8 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                 "import_spec" => {
                     let path =
                         c.child_by_field_name("path").map(|p| unquote(ctx.text(p))).unwrap_or_default();
-                    if let Some(sdk) = super::sdk_for_import(Language::Go, &path) {
-                        facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(c) });
+                    if let Some(sdk) = ctx.sdk(Language::Go, &path) {
+                        facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(c) });
                     }
                     facts.imports.extend(super::import_hint(Language::Go, &path));
                 }

@@ -148,10 +148,9 @@ fn statement(
 }
 
 fn note_import(ctx: &Ctx, module: &str, span: Span, facts: &mut FileFacts) {
-    let _ = ctx;
     facts.imports.extend(super::import_hint(Language::TypeScript, module));
-    if let Some(sdk) = super::sdk_for_import(Language::TypeScript, module) {
-        facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span });
+    if let Some(sdk) = ctx.sdk(Language::TypeScript, module) {
+        facts.sdk_imports.push(SdkImport { sdk, span });
     }
 }
 

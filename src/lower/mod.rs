@@ -4,12 +4,14 @@
 //! languages share: spans, the depth bound, and the builders that recognise
 //! JSON-RPC replies, HTTP responses and message-field reads from names.
 
+pub mod comments;
 pub mod go;
 pub mod javascript;
 pub mod php;
 pub mod python;
 pub mod rust;
 
+use crate::config::Knowledge;
 use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
 use tree_sitter::Node;
 
@@ -34,11 +36,30 @@ pub struct Ctx<'a> {
     pub sdk_server: Option<Span>,
     /// Set when the function being lowered reads an HTTP request body (`php://input`).
     pub saw_http: bool,
+    /// Module names the configuration says are MCP SDKs.
+    pub extra_sdks: &'a [String],
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(src: &'a [u8], file: u32) -> Self {
-        Ctx { src, file, depth: 0, too_deep: false, saw_stdin: false, sdk_server: None, saw_http: false }
+        Ctx {
+            src,
+            file,
+            depth: 0,
+            too_deep: false,
+            saw_stdin: false,
+            sdk_server: None,
+            saw_http: false,
+            extra_sdks: &[],
+        }
+    }
+
+    /// The SDK an import names: a known one, or one the configuration lists.
+    pub fn sdk(&self, language: Language, module: &str) -> Option<String> {
+        if let Some(sdk) = sdk_for_import(language, module) {
+            return Some(sdk.to_string());
+        }
+        self.extra_sdks.iter().find(|name| imports_module(module, name)).cloned()
     }
 
     pub fn text(&self, node: Node) -> &'a str {
@@ -138,8 +159,10 @@ pub fn lower(
     src: &[u8],
     tree: &tree_sitter::Tree,
     file: u32,
+    knowledge: &Knowledge,
 ) -> Result<FileFacts, LowerError> {
     let mut ctx = Ctx::new(src, file);
+    ctx.extra_sdks = &knowledge.sdk_imports;
     let mut facts = FileFacts {
         path: path.to_string(),
         language,
@@ -151,6 +174,8 @@ pub fn lower(
         imports: Vec::new(),
         http_handlers: Vec::new(),
         syntax_error: None,
+        suppressions: Vec::new(),
+        source: std::str::from_utf8(src).unwrap_or("").into(),
     };
     let root = tree.root_node();
     match language {
@@ -164,10 +189,15 @@ pub fn lower(
         return Err(LowerError::TooDeep);
     }
     if !facts.sdk_imports.is_empty() {
-        facts.sdk_server = ctx.sdk_server;
+        // An SDK named in the configuration: its import is where the server is made.
+        let configured = facts.sdk_imports.iter().find(|i| knowledge.sdk_imports.contains(&i.sdk));
+        facts.sdk_server = ctx.sdk_server.or(configured.map(|i| i.span));
     }
     if root.has_error() {
         facts.syntax_error = Some(first_error(&ctx, root));
+    }
+    if memchr::memmem::find(src, comments::MARKER.as_bytes()).is_some() {
+        facts.suppressions = comments::suppressions(&ctx, root);
     }
     Ok(facts)
 }
@@ -462,6 +492,15 @@ pub fn import_hint(language: Language, module: &str) -> Option<String> {
 }
 
 /// Known official SDK import prefixes per language.
+/// `module` is `name` or inside it (`acme.mcp` is inside `acme`, `acme_x` is not).
+fn imports_module(module: &str, name: &str) -> bool {
+    let module = module.trim().trim_start_matches(['\\', ':']);
+    let name = name.trim().trim_start_matches(['\\', ':']);
+    module
+        .strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '/', ':', '\\', ';', ' ', ',', '{']))
+}
+
 pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> {
     let m = module.trim();
     match language {

@@ -88,9 +88,9 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "namespace_definition" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-            if let Some(sdk) = super::sdk_for_import(Language::Php, &name) {
+            if let Some(sdk) = ctx.sdk(Language::Php, &name) {
                 // The SDK's own code, vendored into the repository.
-                facts.sdk_library = Some(sdk.to_string());
+                facts.sdk_library = Some(sdk);
             }
             if let Some(b) = node.child_by_field_name("body") {
                 statements(ctx, b, facts, owner, out);
@@ -98,8 +98,8 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "namespace_use_declaration" => {
             let text = ctx.text(node).trim_start_matches("use").trim();
-            if let Some(sdk) = super::sdk_for_import(Language::Php, text) {
-                facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span });
+            if let Some(sdk) = ctx.sdk(Language::Php, text) {
+                facts.sdk_imports.push(SdkImport { sdk, span });
             }
         }
         "expression_statement" => {

@@ -1,6 +1,6 @@
 //! Python: `tree-sitter-python` syntax trees to facts.
 
-use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, unquote};
+use super::{Ctx, call, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
@@ -102,8 +102,8 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
             _ => ctx.text(m),
         };
-        if let Some(sdk) = sdk_for_import(Language::Python, name) {
-            facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(node) });
+        if let Some(sdk) = ctx.sdk(Language::Python, name) {
+            facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(node) });
         }
         facts.imports.extend(super::import_hint(Language::Python, name));
     }

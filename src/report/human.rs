@@ -1,49 +1,215 @@
-//! The terminal summary: a table of servers by checks, then findings and reasons.
+//! The terminal report: a graphical diagnostic per failing check (the source
+//! with the deciding lines labelled, and the fix), then the servers × checks
+//! table, each server's reasons, what was skipped, and a one-line summary.
 
-use super::Report;
+use super::{CheckReport, FindingReport, Report, ServerReport};
 use crate::check::VerdictKind;
-use std::fmt::Write;
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use std::fmt::{self, Write};
 
-pub fn render(report: &Report) -> String {
+/// How to print.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    /// Columns to wrap at.
+    pub width: usize,
+    /// Failures only.
+    pub quiet: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style { color: false, width: 100, quiet: false }
+    }
+}
+
+/// One failing check's findings in one file.
+#[derive(Debug)]
+struct Failure {
+    code: String,
+    message: String,
+    help: String,
+    source: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl Diagnostic for Failure {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.help))
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+}
+
+/// The label's span: the finding's range, cut at the end of its first line.
+fn label_span(text: &str, f: &FindingReport) -> Option<(usize, usize)> {
+    let (start, end) = (f.bytes.0 as usize, f.bytes.1 as usize);
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
+    let mut end = end.clamp(start, line_end);
+    while end > start && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let trimmed = text[start..end].trim_end().len();
+    Some((start, trimmed.max(1).min(line_end.saturating_sub(start).max(1))))
+}
+
+fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Failure> {
+    let entry = crate::catalog::check(c.id).map(|(_, e)| e);
+    let title = entry.map(|e| e.title.as_str()).unwrap_or(c.id);
+    let fix = entry.map(|e| e.fix.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
+    let help = format!("{fix}\nRun `mcp-conform explain {}` for examples.", c.id);
+    let message = format!("{title}: {} (server {})", c.reason, server.id);
+    let open: Vec<&FindingReport> = c.findings.iter().filter(|f| !f.suppressed).collect();
+    if open.is_empty() {
+        return vec![Failure { code: c.id.into(), message, help, source: None, labels: Vec::new() }];
+    }
+    let mut files: Vec<&str> = open.iter().map(|f| f.path.as_str()).collect();
+    files.dedup();
+    files.sort();
+    files.dedup();
+    files
+        .into_iter()
+        .map(|path| {
+            let here: Vec<&&FindingReport> = open.iter().filter(|f| f.path == path).collect();
+            match report.sources.get(path) {
+                Some(text) => {
+                    let labels = here
+                        .iter()
+                        .filter_map(|f| {
+                            label_span(text, f).map(|(s, len)| LabeledSpan::at(s..s + len, f.message.clone()))
+                        })
+                        .collect();
+                    Failure {
+                        code: c.id.into(),
+                        message: message.clone(),
+                        help: help.clone(),
+                        source: Some(NamedSource::new(path, text.to_string())),
+                        labels,
+                    }
+                }
+                None => {
+                    // No text to show: the places as plain lines.
+                    let places: Vec<String> = here
+                        .iter()
+                        .map(|f| format!("{}:{}:{}: {}", f.path, f.line, f.column, f.message))
+                        .collect();
+                    Failure {
+                        code: c.id.into(),
+                        message: format!("{message}\n{}", places.join("\n")),
+                        help: help.clone(),
+                        source: None,
+                        labels: Vec::new(),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+fn diagnostics(report: &Report, style: &Style) -> String {
+    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
     let mut out = String::new();
+    for server in &report.servers {
+        for c in server.checks.iter().filter(|c| c.verdict == VerdictKind::Fail && !c.suppressed) {
+            for failure in failures(report, server, c) {
+                let mut text = String::new();
+                if handler.render_report(&mut text, &failure).is_err() {
+                    text = format!("{}: {}\n", failure.code, failure.message);
+                }
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn table(out: &mut String, report: &Report) {
+    let _ = writeln!(out, "Servers");
+    for (i, s) in report.servers.iter().enumerate() {
+        let mut traits = vec![s.language.to_string(), s.kind.to_string()];
+        if let Some(sdk) = &s.sdk {
+            traits.push(format!("sdk {sdk}"));
+        }
+        if !s.transports.is_empty() {
+            traits.push(s.transports.join("+"));
+        }
+        let _ = writeln!(out, "  [{}] {}  ({})", i + 1, s.id, traits.join(", "));
+    }
+    let _ = writeln!(out);
+    let width = report.checks.iter().map(|c| c.id.len()).max().unwrap_or(5).max(5);
+    let _ = write!(out, "{:width$}", "check");
+    for i in 0..report.servers.len() {
+        let _ = write!(out, "  {:>5}", format!("[{}]", i + 1));
+    }
+    let _ = writeln!(out);
+    let mut any_suppressed = false;
+    for c in &report.checks {
+        let _ = write!(out, "{:width$}", c.id);
+        for s in &report.servers {
+            let cell = match s.checks.iter().find(|k| k.id == c.id) {
+                Some(k) if k.suppressed => {
+                    any_suppressed = true;
+                    "fail*"
+                }
+                Some(k) => k.verdict.name(),
+                None => "-",
+            };
+            let _ = write!(out, "  {cell:>5}");
+        }
+        let _ = writeln!(out);
+    }
+    if any_suppressed {
+        let _ = writeln!(out, "(* failure suppressed)");
+    }
+    for (i, s) in report.servers.iter().enumerate() {
+        let _ = writeln!(out, "\n[{}] {}", i + 1, s.id);
+        for c in &s.checks {
+            let _ = writeln!(out, "  {:<4}  {}: {}", c.verdict.name(), c.id, c.reason);
+            for f in &c.findings {
+                let _ = write!(out, "        {}:{}:{}: {}", f.path, f.line, f.column, f.message);
+                match &f.suppression {
+                    Some(s) => {
+                        let _ = writeln!(out, " [suppressed: {}]", s.reason);
+                    }
+                    None => out.push('\n'),
+                }
+            }
+            if let Some(e) = &c.evidence {
+                let _ = writeln!(out, "        evidence: {}:{}:{}", e.path, e.line, e.column);
+            }
+        }
+    }
+}
+
+pub fn render(report: &Report, style: &Style) -> String {
+    let mut out = diagnostics(report, style);
+    if style.quiet {
+        return out;
+    }
     if report.servers.is_empty() {
         let _ = writeln!(out, "No MCP server found: every check skips.");
     } else {
-        let _ = writeln!(out, "Servers");
-        for (i, s) in report.servers.iter().enumerate() {
-            let mut traits = vec![s.language.to_string(), s.kind.to_string()];
-            if let Some(sdk) = &s.sdk {
-                traits.push(format!("sdk {sdk}"));
-            }
-            if !s.transports.is_empty() {
-                traits.push(s.transports.join("+"));
-            }
-            let _ = writeln!(out, "  [{}] {}  ({})", i + 1, s.id, traits.join(", "));
-        }
-        let _ = writeln!(out);
-        let width = report.checks.iter().map(|c| c.id.len()).max().unwrap_or(5).max(5);
-        let _ = write!(out, "{:width$}", "check");
-        for i in 0..report.servers.len() {
-            let _ = write!(out, "  {:>5}", format!("[{}]", i + 1));
-        }
-        let _ = writeln!(out);
-        for c in &report.checks {
-            let _ = write!(out, "{:width$}", c.id);
-            for s in &report.servers {
-                let v = s.checks.iter().find(|k| k.id == c.id).map(|k| k.verdict.name()).unwrap_or("-");
-                let _ = write!(out, "  {v:>5}");
-            }
-            let _ = writeln!(out);
-        }
-        for (i, s) in report.servers.iter().enumerate() {
-            let _ = writeln!(out, "\n[{}] {}", i + 1, s.id);
-            for c in &s.checks {
-                let _ = writeln!(out, "  {:<4}  {}: {}", c.verdict.name(), c.id, c.reason);
-                for f in &c.findings {
-                    let _ = writeln!(out, "        {}:{}:{}: {}", f.path, f.line, f.column, f.message);
-                }
-            }
-        }
+        table(&mut out, report);
     }
     if !report.skipped_files.is_empty() {
         let _ = writeln!(out, "\nSkipped files");
@@ -57,18 +223,46 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "  {}:{}:{}", l.path, l.line, l.column);
         }
     }
-    let failing = report.checks.iter().filter(|c| c.verdict == VerdictKind::Fail).count();
-    let _ = writeln!(
-        out,
-        "\n{} {}, {} failing {}, {} skipped {}",
-        report.servers.len(),
-        plural(report.servers.len(), "server", "servers"),
-        failing,
-        plural(failing, "check", "checks"),
-        report.skipped_files.len(),
-        plural(report.skipped_files.len(), "file", "files"),
-    );
+    if !report.warnings.is_empty() {
+        let _ = writeln!(out, "\nWarnings");
+        for w in &report.warnings {
+            let _ = writeln!(out, "  {}:{}:{}: {}", w.path, w.line, w.column, w.message);
+        }
+    }
+    let _ = writeln!(out, "\n{}", summary(report));
     out
+}
+
+/// `3 servers, 2 failing checks, 1 skipped file`.
+pub fn summary(report: &Report) -> String {
+    let failing = report.checks.iter().filter(|c| c.verdict == VerdictKind::Fail).count();
+    let mut parts = vec![
+        count(report.servers.len(), "server", "servers"),
+        format!("{failing} failing {}", plural(failing, "check", "checks")),
+        format!(
+            "{} skipped {}",
+            report.skipped_files.len(),
+            plural(report.skipped_files.len(), "file", "files")
+        ),
+    ];
+    let suppressed = report
+        .servers
+        .iter()
+        .flat_map(|s| &s.checks)
+        .flat_map(|c| &c.findings)
+        .filter(|f| f.suppressed)
+        .count();
+    if suppressed > 0 {
+        parts.push(format!("{} suppressed", count(suppressed, "finding", "findings")));
+    }
+    if !report.warnings.is_empty() {
+        parts.push(count(report.warnings.len(), "warning", "warnings"));
+    }
+    parts.join(", ")
+}
+
+fn count(n: usize, one: &'static str, many: &'static str) -> String {
+    format!("{n} {}", plural(n, one, many))
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {

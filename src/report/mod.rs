@@ -1,10 +1,16 @@
 //! The report: what a scan found, independent of how it is printed.
 
+pub mod explain;
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use crate::check::VerdictKind;
 use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Serialize)]
 pub struct Report {
@@ -15,7 +21,16 @@ pub struct Report {
     pub skipped_files: Vec<SkippedFile>,
     /// Files that parsed with syntax errors: what parsed was still judged.
     pub syntax_errors: Vec<Location>,
+    /// Problems with suppression comments (malformed, unknown check, no reason, unused).
+    pub warnings: Vec<WarningReport>,
     pub stats: Stats,
+    /// The text of every file a finding or evidence points into (for snippets and
+    /// UTF-16 columns), by report path.
+    #[serde(skip)]
+    pub sources: BTreeMap<String, Arc<str>>,
+    /// The folder report paths are relative to.
+    #[serde(skip)]
+    pub root: PathBuf,
 }
 
 #[derive(Debug, Serialize)]
@@ -44,6 +59,8 @@ pub struct CheckReport {
     pub verdict: VerdictKind,
     pub reason: String,
     pub findings: Vec<FindingReport>,
+    /// A failure whose every finding is suppressed: reported, but it does not fail the run.
+    pub suppressed: bool,
     /// Where a pass was decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Location>,
@@ -55,6 +72,36 @@ pub struct FindingReport {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    pub suppressed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppression: Option<SuppressionReport>,
+    /// Byte range in the file.
+    #[serde(skip)]
+    pub bytes: (u32, u32),
+}
+
+/// Why a finding is suppressed.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SuppressionReport {
+    /// `inline` or `per-file-ignores`.
+    pub kind: &'static str,
+    pub reason: String,
+    /// The line of the inline comment (0 for `per-file-ignores`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub line: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A problem in the scanned code's suppression comments.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WarningReport {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,6 +109,9 @@ pub struct Location {
     pub path: String,
     pub line: u32,
     pub column: u32,
+    /// Byte offset in the file.
+    #[serde(skip)]
+    pub offset: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -85,9 +135,48 @@ pub struct Stats {
 }
 
 impl Report {
+    /// Whether some check fails and is not suppressed: the run's exit status.
     pub fn failing(&self) -> bool {
         self.checks.iter().any(|c| c.verdict == VerdictKind::Fail)
     }
+
+    /// A report path relative to the working directory (as CI annotations and
+    /// SARIF want them), or absolute when the scan root is elsewhere.
+    pub fn workspace_path(&self, path: &str) -> String {
+        let joined = self.root.join(path);
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let rel = joined.strip_prefix(&cwd).unwrap_or(&joined);
+        normalize(rel)
+    }
+
+    /// The line `line` (1-based) of a file's text, without its line ending.
+    pub fn source_line(&self, path: &str, line: u32) -> Option<&str> {
+        let text = self.sources.get(path)?;
+        text.split('\n').nth(line.checked_sub(1)? as usize).map(|l| l.trim_end_matches('\r'))
+    }
+}
+
+/// `a/./b/../c` → `a/c`, `/`-separated.
+fn normalize(path: &Path) -> String {
+    use std::path::Component;
+    let mut parts: Vec<String> = Vec::new();
+    let mut absolute = false;
+    for c in path.components() {
+        match c {
+            Component::RootDir => absolute = true,
+            Component::CurDir | Component::Prefix(_) => {}
+            Component::ParentDir => {
+                if parts.last().is_some_and(|p| p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..".into());
+                }
+            }
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute { format!("/{joined}") } else { joined }
 }
 
 /// The whole run's verdict for one check: fail if any server fails, else pass
@@ -95,21 +184,22 @@ impl Report {
 pub fn summarize(id: &'static str, servers: &[ServerReport]) -> RunCheck {
     let verdicts: Vec<(&ServerReport, &CheckReport)> =
         servers.iter().filter_map(|s| s.checks.iter().find(|c| c.id == id).map(|c| (s, c))).collect();
-    let count = |k: VerdictKind| verdicts.iter().filter(|(_, c)| c.verdict == k).count();
-    let (fails, passes) = (count(VerdictKind::Fail), count(VerdictKind::Pass));
+    let failing = |c: &CheckReport| c.verdict == VerdictKind::Fail && !c.suppressed;
+    let fails = verdicts.iter().filter(|(_, c)| failing(c)).count();
+    let passes = verdicts.iter().filter(|(_, c)| c.verdict == VerdictKind::Pass).count();
+    let suppressed = verdicts.iter().filter(|(_, c)| c.suppressed).count();
     if fails > 0 {
-        let names: Vec<&str> = verdicts
-            .iter()
-            .filter(|(_, c)| c.verdict == VerdictKind::Fail)
-            .map(|(s, _)| s.id.as_str())
-            .collect();
+        let names: Vec<&str> =
+            verdicts.iter().filter(|(_, c)| failing(c)).map(|(s, _)| s.id.as_str()).collect();
         RunCheck { id, verdict: VerdictKind::Fail, reason: format!("fails on {}", names.join(", ")) }
-    } else if passes > 0 {
-        RunCheck {
-            id,
-            verdict: VerdictKind::Pass,
-            reason: format!("passes on {passes} of {} servers", verdicts.len()),
-        }
+    } else if passes > 0 || suppressed > 0 {
+        let n = verdicts.len();
+        let reason = match (passes, suppressed) {
+            (p, 0) => format!("passes on {p} of {n} servers"),
+            (0, s) => format!("failures suppressed on {s} of {n} servers"),
+            (p, s) => format!("passes on {p} of {n} servers, failures suppressed on {s}"),
+        };
+        RunCheck { id, verdict: VerdictKind::Pass, reason }
     } else {
         let reason =
             verdicts.first().map(|(_, c)| c.reason.clone()).unwrap_or_else(|| "no MCP server found".into());

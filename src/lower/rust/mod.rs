@@ -1,6 +1,6 @@
 //! Rust: `tree-sitter-rust` syntax trees to facts.
 
-use super::{Ctx, call, is_initialized_flag, message_field, object, sdk_for_import, status_by_name, unquote};
+use super::{Ctx, call, is_initialized_flag, message_field, object, status_by_name, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
 use tree_sitter::Node;
 
@@ -52,8 +52,8 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
             }
             "use_declaration" | "extern_crate_declaration" => {
                 let path = item.child_by_field_name("argument").or_else(|| item.child_by_field_name("name"));
-                if let Some(sdk) = path.and_then(|p| sdk_for_import(Language::Rust, ctx.text(p))) {
-                    facts.sdk_imports.push(SdkImport { sdk: sdk.to_string(), span: ctx.span(item) });
+                if let Some(sdk) = path.and_then(|p| ctx.sdk(Language::Rust, ctx.text(p))) {
+                    facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(item) });
                 }
             }
             "const_item" | "static_item" => {
