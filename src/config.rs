@@ -113,11 +113,7 @@ fn matcher(base: &Path, globs: &[&str], key: &str, file: &str) -> Result<Gitigno
 impl Loaded {
     /// The file's name as messages show it.
     pub fn name(&self) -> String {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match self.file.as_deref() {
-            Some(f) => f.strip_prefix(&cwd).unwrap_or(f).display().to_string(),
-            None => "configuration".into(),
-        }
+        self.file.as_deref().map(shown).unwrap_or_else(|| "configuration".into())
     }
 
     /// Checks the ids and globs, and sets what the configuration decides on the
@@ -201,8 +197,9 @@ fn parse_pyproject(path: &Path, text: &str) -> Result<Option<Config>, String> {
 fn describe(path: &Path, text: &str, e: &toml::de::Error, table: &str) -> String {
     let message =
         e.message().trim_end_matches('\n').replace('\n', "; ").replace("unknown field", "unknown key");
+    let path = shown(path);
     let Some(span) = e.span() else {
-        return format!("{}: {table}{message}", path.display());
+        return format!("{path}: {table}{message}");
     };
     let (line, column) = line_column(text, span.start);
     let key = key_at(text, span.start);
@@ -210,7 +207,7 @@ fn describe(path: &Path, text: &str, e: &toml::de::Error, table: &str) -> String
         Some(k) if message.starts_with("invalid") => format!("key `{k}`: "),
         _ => String::new(),
     };
-    format!("{}:{line}:{column}: {table}{about}{message}", path.display())
+    format!("{path}:{line}:{column}: {table}{about}{message}")
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -229,6 +226,13 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     let (key, _) = line.split_once('=')?;
     let key = key.trim().trim_matches('"');
     (!key.is_empty() && !key.starts_with('[')).then(|| key.to_string())
+}
+
+/// A path as messages show it: relative to the working directory when inside it.
+fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let abs = absolute(path);
+    abs.strip_prefix(&cwd).unwrap_or(&abs).display().to_string()
 }
 
 /// The path made absolute against the working directory (not resolving links),

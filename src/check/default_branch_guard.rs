@@ -39,5 +39,5 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(format!("an id-less message with an unknown method gets no reply{how}"), evidence)
+    v.silent_pass(format!("an id-less message with an unknown method gets no reply{how}"), evidence)
 }

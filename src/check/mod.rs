@@ -269,6 +269,18 @@ impl<'p, 'a> ServerView<'p, 'a> {
         methods.iter().any(|m| !self.probe(Probe::request(m)).replies().is_empty())
     }
 
+    /// A pass for a message that gets no reply: silence proves something only
+    /// when the scan can see the server reply to something else.
+    pub fn silent_pass(&self, reason: String, evidence: Option<Span>) -> Verdict {
+        if !self.replies_visible() {
+            return Verdict::skip(
+                "no reply the server sends could be found, so silence proves nothing (name the function \
+                 that sends replies in the configuration's `reply-functions`)",
+            );
+        }
+        Verdict::pass(reason, evidence)
+    }
+
     /// The verdict for a lifecycle request that no path answers.
     pub fn dropped(&self, run: &ProbeRun, method: &str, consequence: &str) -> Verdict {
         Verdict::fail(

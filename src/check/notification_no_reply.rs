@@ -45,5 +45,5 @@ pub fn run(v: &ServerView) -> Verdict {
         Some(span) => format!(" (decided at {})", v.at(span)),
         None => String::new(),
     };
-    Verdict::pass(format!("client notifications get no JSON-RPC reply{how}"), evidence)
+    v.silent_pass(format!("client notifications get no JSON-RPC reply{how}"), evidence)
 }

@@ -135,6 +135,8 @@ struct PhysicalLocation {
     artifact_location: ArtifactLocation,
     #[serde(skip_serializing_if = "Option::is_none")]
     region: Option<Region>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context_region: Option<Region>,
 }
 
 #[derive(Serialize)]
@@ -149,9 +151,27 @@ struct ArtifactLocation {
 #[serde(rename_all = "camelCase")]
 struct Region {
     start_line: u32,
-    start_column: u32,
-    end_line: u32,
-    end_column: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snippet: Option<Message>,
+}
+
+impl Region {
+    /// One line, from a column to the next one.
+    fn at(line: u32, column: u32) -> Region {
+        Region {
+            start_line: line,
+            start_column: Some(column),
+            end_line: Some(line),
+            end_column: Some(column + 1),
+            snippet: None,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -253,6 +273,10 @@ fn utf16_position(text: &str, offset: usize) -> (u32, u32) {
 }
 
 fn location(report: &Report, path: &str, region: Option<Region>) -> SarifLocation {
+    located(report, path, region, None)
+}
+
+fn located(report: &Report, path: &str, region: Option<Region>, context: Option<Region>) -> SarifLocation {
     let uri = report.workspace_path(path);
     let relative = !uri.starts_with('/');
     SarifLocation {
@@ -262,6 +286,7 @@ fn location(report: &Report, path: &str, region: Option<Region>) -> SarifLocatio
                 uri_base_id: relative.then_some("%SRCROOT%"),
             },
             region,
+            context_region: context,
         },
     }
 }
@@ -279,20 +304,45 @@ fn percent_encode(path: &str) -> String {
     out
 }
 
-fn finding_region(report: &Report, f: &FindingReport) -> Region {
-    match report.sources.get(&f.path) {
-        Some(text) => {
-            let (start_line, start_column) = utf16_position(text, f.bytes.0 as usize);
-            let (mut end_line, mut end_column) = utf16_position(text, f.bytes.1 as usize);
-            if (end_line, end_column) <= (start_line, start_column) {
-                (end_line, end_column) = (start_line, start_column + 1);
-            }
-            Region { start_line, start_column, end_line, end_column }
-        }
-        None => {
-            Region { start_line: f.line, start_column: f.column, end_line: f.line, end_column: f.column + 1 }
-        }
+/// The finding's region (its first line, with the text as snippet) and two
+/// lines of context either side.
+fn finding_region(report: &Report, f: &FindingReport) -> (Region, Option<Region>) {
+    let Some(text) = report.sources.get(&f.path) else {
+        return (Region::at(f.line, f.column), None);
+    };
+    let mut start = (f.bytes.0 as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
     }
+    let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
+    let mut end = (f.bytes.1 as usize).clamp(start, line_end);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let piece = text[start..end].trim_end();
+    let end = start + piece.len();
+    let (start_line, start_column) = utf16_position(text, start);
+    let (_, end_column) = utf16_position(text, end);
+    let region = Region {
+        start_line,
+        start_column: Some(start_column),
+        end_line: Some(start_line),
+        end_column: Some(end_column.max(start_column + 1)),
+        snippet: (!piece.is_empty()).then(|| Message { text: piece.to_string() }),
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let first = start_line.saturating_sub(2).max(1);
+    let last = (start_line + 2).min(lines.len() as u32);
+    let context_text: Vec<&str> =
+        (first..=last).filter_map(|l| lines.get(l as usize - 1)).map(|l| l.trim_end_matches('\r')).collect();
+    let context = Region {
+        start_line: first,
+        start_column: None,
+        end_line: Some(last),
+        end_column: None,
+        snippet: Some(Message { text: context_text.join("\n") + "\n" }),
+    };
+    (region, Some(context))
 }
 
 fn results(report: &Report, server: &ServerReport) -> Vec<SarifResult> {
@@ -312,18 +362,15 @@ fn results(report: &Report, server: &ServerReport) -> Vec<SarifResult> {
         let findings: Vec<&FindingReport> =
             if c.findings.is_empty() { vec![&server_place] } else { c.findings.iter().collect() };
         for f in findings {
-            let region = if c.findings.is_empty() {
-                Region { start_line: f.line, start_column: 1, end_line: f.line, end_column: 2 }
-            } else {
-                finding_region(report, f)
-            };
+            let (region, context) =
+                if c.findings.is_empty() { (Region::at(f.line, 1), None) } else { finding_region(report, f) };
             let uri = report.workspace_path(&f.path);
             out.push(SarifResult {
                 rule_id: c.id,
                 rule_index,
                 level: "error",
                 message: Message { text: format!("{title}: {} (server {}).", f.message, server.id) },
-                locations: vec![location(report, &f.path, Some(region))],
+                locations: vec![located(report, &f.path, Some(region), context)],
                 partial_fingerprints: BTreeMap::from([(
                     "mcpConformFinding/v1",
                     fnv1a(&[c.id, &uri, &f.message, &report.workspace_path(&server.path)]),
@@ -354,16 +401,7 @@ pub fn render(report: &Report) -> String {
         .map(|w| Notification {
             level: "warning",
             message: Message { text: w.message.clone() },
-            locations: vec![location(
-                report,
-                &w.path,
-                Some(Region {
-                    start_line: w.line,
-                    start_column: w.column,
-                    end_line: w.line,
-                    end_column: w.column + 1,
-                }),
-            )],
+            locations: vec![location(report, &w.path, Some(Region::at(w.line, w.column)))],
         })
         .collect();
     notifications.extend(report.skipped_files.iter().filter(|s| !s.path.is_empty()).map(|s| Notification {
