@@ -13,8 +13,7 @@ fn root() -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    out
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
 
 fn ok(cmd: &mut Command) -> String {
@@ -56,7 +55,8 @@ fn the_hooks_fail_a_failing_server_and_pass_a_good_one() {
         root().display()
     );
     std::fs::write(repo.join(".pre-commit-config.yaml"), config).expect("write config");
-    let failing = std::fs::read(root().join("fixtures/python/reply_to_everything/server.py")).expect("fixture");
+    let failing =
+        std::fs::read(root().join("fixtures/python/reply_to_everything/server.py")).expect("fixture");
     let passing = std::fs::read(root().join("fixtures/python/correct_stdio/server.py")).expect("fixture");
     std::fs::write(repo.join("server.py"), &failing).expect("write");
     ok(git(&repo).args(["add", "."]));

@@ -53,10 +53,13 @@ for line in sys.stdin:
 }
 
 fn schema_errors(log: &serde_json::Value) -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json")).expect("schema file");
+    let text =
+        std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json")).expect("schema file");
     let schema: serde_json::Value = serde_json::from_str(&text).expect("schema is JSON");
-    let validator =
-        jsonschema::draft4::options().should_validate_formats(true).build(&schema).expect("the schema compiles");
+    let validator = jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the schema compiles");
     validator.iter_errors(log).map(|e| format!("{}: {e}", e.instance_path())).collect()
 }
 
@@ -92,7 +95,9 @@ fn results_rules_and_locations_are_as_github_wants_them() {
     let rules = driver["rules"].as_array().expect("rules");
     assert_eq!(rules.len(), 6);
     for rule in rules {
-        for key in ["id", "name", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"] {
+        for key in
+            ["id", "name", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"]
+        {
             assert!(!rule[key].is_null(), "rule lacks {key}: {rule:#}");
         }
         assert!(rule["help"]["markdown"].as_str().expect("markdown").contains("## How to fix"));
@@ -130,7 +135,8 @@ fn suppressions_and_utf16_columns() {
     let ping = results.iter().find(|r| r["ruleId"] == "ab-001839/ping-support").expect("ping result");
     assert_eq!(ping["suppressions"][0]["kind"], "inSource");
     assert_eq!(ping["suppressions"][0]["justification"], "the gateway answers ping");
-    let other = results.iter().find(|r| r["ruleId"] == "ab-001838/notification-no-reply").expect("nnr result");
+    let other =
+        results.iter().find(|r| r["ruleId"] == "ab-001838/notification-no-reply").expect("nnr result");
     assert!(other["suppressions"].is_null());
     // The reply on line 10 starts after `note = "é𝄞"; return `: byte column 29, UTF-16 column 26.
     let out = cmd().current_dir(dir.path()).args([".", "--format", "json"]).output().expect("runs");
@@ -162,17 +168,23 @@ const ACCEPTED_NOTES: &[&str] = &["SARIF2002", "SARIF2003", "SARIF2006", "SARIF2
 #[ignore = "needs @microsoft/sarif-multitool (installed by .ci/run)"]
 fn sarif_passes_microsofts_validator_with_github_rules() {
     let tool = multitool();
-    assert!(tool.exists(), "{} not found: install with `npm install --prefix target/sarif-tools @microsoft/sarif-multitool`", tool.display());
+    assert!(
+        tool.exists(),
+        "{} not found: install with `npm install --prefix target/sarif-tools @microsoft/sarif-multitool`",
+        tool.display()
+    );
     let out_dir = tempfile::tempdir().expect("temp dir");
     let mut files = Vec::new();
     for (i, case) in CASES.iter().enumerate() {
         let path = out_dir.path().join(format!("case{i}.sarif"));
-        std::fs::write(&path, serde_json::to_vec_pretty(&sarif(&root(), &[case])).expect("json")).expect("write");
+        std::fs::write(&path, serde_json::to_vec_pretty(&sarif(&root(), &[case])).expect("json"))
+            .expect("write");
         files.push(path);
     }
     let dir = suppressed_tree();
     let path = out_dir.path().join("suppressed.sarif");
-    std::fs::write(&path, serde_json::to_vec_pretty(&sarif(dir.path(), &["."])).expect("json")).expect("write");
+    std::fs::write(&path, serde_json::to_vec_pretty(&sarif(dir.path(), &["."])).expect("json"))
+        .expect("write");
     files.push(path);
     for file in &files {
         let out = std::process::Command::new(&tool)
@@ -187,7 +199,9 @@ fn sarif_passes_microsofts_validator_with_github_rules() {
         let findings: Vec<&str> = text
             .lines()
             .filter(|l| [": error ", ": warning ", ": note "].iter().any(|k| l.contains(k)))
-            .filter(|l| !(l.contains(": note ") && ACCEPTED_NOTES.iter().any(|n| l.contains(&format!(" {n}:")))))
+            .filter(|l| {
+                !(l.contains(": note ") && ACCEPTED_NOTES.iter().any(|n| l.contains(&format!(" {n}:"))))
+            })
             .collect();
         assert!(findings.is_empty(), "{}:\n{}", file.display(), findings.join("\n"));
     }
