@@ -34,7 +34,7 @@ pub fn render(report: &Report) -> String {
                     out,
                     "::error file={},line={line},col={col},title={}::{}",
                     property(&report.workspace_path(path)),
-                    property(&format!("{} {title}", c.id)),
+                    property(&format!("{}: {title}", c.id)),
                     data(&format!("{message} (server {}). Run `mcp-conform explain {}`.", server.id, c.id)),
                 );
             }
