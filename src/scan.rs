@@ -79,28 +79,44 @@ fn scan_root(paths: &[PathBuf]) -> PathBuf {
 const WORKER_STACK: usize = 64 * 1024 * 1024;
 
 pub fn scan(opts: &ScanOptions) -> Result<Report, String> {
+    let started = Instant::now();
+    let found = walk(opts)?;
+    judge_found(found, opts, started)
+}
+
+/// The files a scan would read, and those it will not (discovery alone).
+pub fn walk(opts: &ScanOptions) -> Result<discover::Discovered, String> {
+    let root = scan_root(&opts.paths);
+    discover::discover(
+        &opts.paths,
+        &root,
+        &discover::Options { max_file_size: opts.max_file_size, exclude: opts.exclude.as_ref() },
+    )
+}
+
+/// Reads, parses and judges discovered files (the rest of [`scan`]). A file that
+/// vanished or changed since discovery is reported as skipped with the reason.
+pub fn judge_found(
+    found: discover::Discovered,
+    opts: &ScanOptions,
+    started: Instant,
+) -> Result<Report, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(WORKER_STACK)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    pool.install(|| scan_in_pool(opts))
+    Ok(pool.install(|| judge_in_pool(found, opts, started)))
 }
 
-fn scan_in_pool(opts: &ScanOptions) -> Result<Report, String> {
-    let started = Instant::now();
+fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Instant) -> Report {
     let root = scan_root(&opts.paths);
-    let found = discover::discover(
-        &opts.paths,
-        &root,
-        &discover::Options { max_file_size: opts.max_file_size, exclude: opts.exclude.as_ref() },
-    )?;
     let results: Vec<FileResult> =
         found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
     let per_file: Vec<Vec<FileIgnore>> = found.files.iter().map(|c| opts.ignores_for(&c.path)).collect();
     let mut report = report(paths, results, found.skipped, opts, &per_file, started);
     report.root = root;
-    Ok(report)
+    report
 }
 
 /// Judges source held in memory as if it were one file named `path` (for fuzzing

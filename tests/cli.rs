@@ -251,6 +251,14 @@ fn special_files_and_links_are_reported_not_followed() {
     let fifo = root.join("pipe.py");
     let status = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
     assert!(status.success());
+    // A socket, and a device file where the machine lets us make one (root in a
+    // container may not): neither is opened.
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("sock.py")).expect("bind a socket");
+    let device = std::process::Command::new("mknod")
+        .arg(root.join("null.py"))
+        .args(["c", "1", "3"])
+        .status()
+        .is_ok_and(|s| s.success());
     // A link loop and a link out of the tree.
     std::os::unix::fs::symlink(root.join("loop"), root.join("loop")).expect("symlink");
     let outside = tempfile::tempdir().expect("temp dir");
@@ -283,6 +291,12 @@ fn special_files_and_links_are_reported_not_followed() {
     let skipped = report["skipped_files"].to_string();
     assert!(skipped.contains("link.py") && skipped.contains("symbolic link"), "{skipped}");
     assert!(skipped.contains("pipe.py") && skipped.contains("not a regular file"), "{skipped}");
+    assert!(skipped.contains("\"sock.py\",\"reason\":\"not a regular file"), "{skipped}");
+    if device {
+        assert!(skipped.contains("\"null.py\",\"reason\":\"not a regular file"), "{skipped}");
+    } else {
+        eprintln!("mknod is not permitted here: the device-file case was not exercised");
+    }
     let crlf_server = report["servers"]
         .as_array()
         .expect("servers")
@@ -292,6 +306,16 @@ fn special_files_and_links_are_reported_not_followed() {
     assert_eq!(crlf_server["checks"][0]["verdict"], "fail");
     assert_eq!(crlf_server["checks"][0]["findings"][0]["line"], 25, "lines are counted the same with CRLF");
     assert!(!report.to_string().contains("secret.py"), "the link out of the tree is not followed");
+
+    // Named on the command line, a FIFO is still not opened.
+    let out = cmd()
+        .args(["--format", "json"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert!(report["skipped_files"].to_string().contains("not a regular file"), "{report}");
 }
 
 #[test]
