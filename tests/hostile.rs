@@ -45,3 +45,69 @@ fn a_file_deleted_between_walk_and_read_is_reported() {
     assert_eq!(report.servers.len(), 1, "b.py is still judged");
     assert_eq!(report.servers[0].path, "b.py");
 }
+
+/// A half-typed construct and an unclosed string appended to a failing server
+/// in each language: the file is listed under syntax errors, and what parsed is
+/// still judged (the server still fails notification-no-reply).
+#[test]
+fn syntax_errors_in_every_language_are_listed_and_what_parsed_is_judged() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "fixtures/python/reply_to_everything/server.py",
+            "server.py",
+            "\ndef later(msg):\n    match msg[\"method\"]:\n        case \"ping\n",
+        ),
+        (
+            "fixtures/rust/catch_all/src/main.rs",
+            "main.rs",
+            "\nfn later(m: &str) {\n    match m {\n        \"ping\" => \"unclosed\n",
+        ),
+        (
+            "fixtures/typescript/reply_to_everything/server.ts",
+            "server.ts",
+            "\nfunction later(m: string) {\n  switch (m) {\n    case 'ping\n",
+        ),
+        (
+            "fixtures/javascript/forward_everything/host.js",
+            "host.js",
+            "\nfunction later(m) {\n  switch (m) {\n    case \"ping\n",
+        ),
+        (
+            "fixtures/go/ccvault_bug/internal/mcp/server.go",
+            "server.go",
+            "\nfunc later(m string) {\n\tswitch m {\n\tcase \"ping\n",
+        ),
+        (
+            "fixtures/php/stdio_echo_everything/server.php",
+            "server.php",
+            "\nfunction later($m) {\n    return match ($m) {\n        'ping\n",
+        ),
+    ];
+    for (fixture, name, tail) in cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut text = std::fs::read_to_string(fixture).expect("fixture");
+        text.push_str(tail);
+        std::fs::write(dir.path().join(name), text).expect("write");
+        let report =
+            mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+        assert!(report.syntax_errors.iter().any(|l| l.path == *name), "{fixture}: no syntax error listed");
+        assert_eq!(report.servers.len(), 1, "{fixture}: the server is still found");
+        let nnr = &report.servers[0].checks[0];
+        assert_eq!(nnr.id, "ab-001838/notification-no-reply");
+        assert_eq!(nnr.verdict, mcp_conform::check::VerdictKind::Fail, "{fixture}: {}", nnr.reason);
+    }
+}
+
+/// A 50 MB minified file on one line: skipped by the size cap, and read no
+/// further than one byte past it.
+#[test]
+fn a_fifty_megabyte_minified_file_is_skipped_by_the_size_cap() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let chunk = "var a=function(b){return{jsonrpc:\"2.0\",id:b.id,result:{}}};";
+    let line = chunk.repeat(50 * 1024 * 1024 / chunk.len());
+    std::fs::write(dir.path().join("bundle.min.js"), line).expect("write");
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(skipped(&report, "bundle.min.js").as_deref(), Some("larger than the 1048576-byte size cap"));
+    assert_eq!(report.stats.files_parsed, 0);
+}
