@@ -35,7 +35,11 @@ pub fn render(report: &Report) -> String {
                     "::error file={},line={line},col={col},title={}::{}",
                     property(&report.workspace_path(path)),
                     property(&format!("{}: {title}", c.id)),
-                    data(&format!("{message} (server {}). Run `mcp-conform explain {}`.", server.id, c.id)),
+                    data(&format!(
+                        "{message} (server {}). Run `mcp-conform explain {}`.",
+                        report.server_name(server),
+                        c.id
+                    )),
                 );
             }
         }

@@ -149,6 +149,11 @@ impl Report {
         normalize(rel)
     }
 
+    /// A server's name for CI logs and code scanning: its workspace path and line.
+    pub fn server_name(&self, server: &ServerReport) -> String {
+        format!("{}:{}", self.workspace_path(&server.path), server.line)
+    }
+
     /// The line `line` (1-based) of a file's text, without its line ending.
     pub fn source_line(&self, path: &str, line: u32) -> Option<&str> {
         let text = self.sources.get(path)?;

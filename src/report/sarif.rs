@@ -369,7 +369,9 @@ fn results(report: &Report, server: &ServerReport) -> Vec<SarifResult> {
                 rule_id: c.id,
                 rule_index,
                 level: "error",
-                message: Message { text: format!("{title}: {} (server {}).", f.message, server.id) },
+                message: Message {
+                    text: format!("{title}: {} (server {}).", f.message, report.server_name(server)),
+                },
                 locations: vec![located(report, &f.path, Some(region), context)],
                 partial_fingerprints: BTreeMap::from([(
                     "mcpConformFinding/v1",
