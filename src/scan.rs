@@ -177,7 +177,8 @@ fn report(
     // The text of the files the report points into.
     let mut sources = BTreeMap::new();
     for c in reports.iter().flat_map(|s| &s.checks) {
-        let places = c.findings.iter().map(|f| &f.path).chain(c.evidence.iter().map(|e| &e.path));
+        let places =
+            c.findings.iter().chain(&c.related).map(|f| &f.path).chain(c.evidence.iter().map(|e| &e.path));
         for path in places {
             if let Some(f) = paths.iter().position(|p| p == path).and_then(|i| index[i]) {
                 sources.entry(path.clone()).or_insert_with(|| Arc::clone(&facts[f].source));
@@ -313,6 +314,22 @@ fn judge(
             let suppressed = verdict.kind == VerdictKind::Fail
                 && !findings.is_empty()
                 && findings.iter().all(|f| f.suppressed);
+            let related = verdict
+                .related
+                .iter()
+                .map(|f| {
+                    let l = location(paths, f.span);
+                    FindingReport {
+                        path: l.path,
+                        line: l.line,
+                        column: l.column,
+                        message: f.message.clone(),
+                        suppressed: false,
+                        suppression: None,
+                        bytes: (f.span.start, f.span.end),
+                    }
+                })
+                .collect();
             CheckReport {
                 id: c.id,
                 pattern: c.pattern(),
@@ -320,6 +337,7 @@ fn judge(
                 reason: verdict.reason,
                 findings,
                 suppressed,
+                related,
                 evidence: verdict.evidence.map(|s| location(paths, s)),
             }
         })

@@ -206,3 +206,16 @@ fn sarif_passes_microsofts_validator_with_github_rules() {
         assert!(findings.is_empty(), "{}:\n{}", file.display(), findings.join("\n"));
     }
 }
+
+#[test]
+fn related_places_are_related_locations() {
+    let log = sarif(&root(), &["fixtures/python/prefix_guard"]);
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "ab-001838/default-branch-guard");
+    let related = &result["relatedLocations"][0];
+    assert_eq!(related["physicalLocation"]["region"]["startLine"], 18);
+    assert!(related["message"]["text"].as_str().expect("message").contains("prefix test"));
+    let out = cmd().args(["fixtures/python/prefix_guard", "--quiet"]).output().expect("runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.contains("this `notifications/` prefix test lets other id-less methods through"), "{text}");
+}

@@ -32,7 +32,12 @@ pub fn run(v: &ServerView) -> Verdict {
             "an id-less message with an unknown method gets a reply at {}{hint}",
             v.at(first.reply.at())
         );
-        return Verdict::fail(reason, findings);
+        let verdict = Verdict::fail(reason, findings);
+        return match prefix {
+            Some(span) => verdict
+                .with_related(span, "this `notifications/` prefix test lets other id-less methods through"),
+            None => verdict,
+        };
     }
     let evidence = run.evidence();
     let how = match evidence {

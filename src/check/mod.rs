@@ -50,19 +50,45 @@ pub struct Verdict {
     pub findings: Vec<Finding>,
     /// For a pass: the place that shows it (an id check, the arm that takes a message).
     pub evidence: Option<Span>,
+    /// For a failure: other places that explain it (a guard that lets the message through).
+    pub related: Vec<Finding>,
 }
 
 impl Verdict {
     pub fn skip(reason: impl Into<String>) -> Verdict {
-        Verdict { kind: VerdictKind::Skip, reason: reason.into(), findings: Vec::new(), evidence: None }
+        Verdict {
+            kind: VerdictKind::Skip,
+            reason: reason.into(),
+            findings: Vec::new(),
+            evidence: None,
+            related: Vec::new(),
+        }
     }
     pub fn pass(reason: impl Into<String>, evidence: Option<Span>) -> Verdict {
-        Verdict { kind: VerdictKind::Pass, reason: reason.into(), findings: Vec::new(), evidence }
+        Verdict {
+            kind: VerdictKind::Pass,
+            reason: reason.into(),
+            findings: Vec::new(),
+            evidence,
+            related: Vec::new(),
+        }
     }
     pub fn fail(reason: impl Into<String>, mut findings: Vec<Finding>) -> Verdict {
         findings.sort();
         findings.dedup_by(|a, b| a.span == b.span);
-        Verdict { kind: VerdictKind::Fail, reason: reason.into(), findings, evidence: None }
+        Verdict {
+            kind: VerdictKind::Fail,
+            reason: reason.into(),
+            findings,
+            evidence: None,
+            related: Vec::new(),
+        }
+    }
+
+    /// Adds a place that explains a failure.
+    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Verdict {
+        self.related.push(Finding { span, message: message.into() });
+        self
     }
 }
 

@@ -91,8 +91,11 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
             let here: Vec<&&FindingReport> = open.iter().filter(|f| f.path == path).collect();
             match report.sources.get(path) {
                 Some(text) => {
+                    let related = c.related.iter().filter(|f| f.path == path);
                     let labels = here
                         .iter()
+                        .map(|f| &***f)
+                        .chain(related)
                         .filter_map(|f| {
                             label_span(text, f).map(|(s, len)| LabeledSpan::at(s..s + len, f.message.clone()))
                         })

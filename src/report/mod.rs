@@ -61,6 +61,9 @@ pub struct CheckReport {
     pub findings: Vec<FindingReport>,
     /// A failure whose every finding is suppressed: reported, but it does not fail the run.
     pub suppressed: bool,
+    /// For a failure: other places that explain it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<FindingReport>,
     /// Where a pass was decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Location>,

@@ -114,6 +114,8 @@ struct SarifResult {
     locations: Vec<SarifLocation>,
     partial_fingerprints: BTreeMap<&'static str, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<SarifLocation>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     suppressions: Vec<Suppression>,
 }
 
@@ -126,7 +128,11 @@ struct Suppression {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct SarifLocation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
     physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Message>,
 }
 
 #[derive(Serialize)]
@@ -280,6 +286,8 @@ fn located(report: &Report, path: &str, region: Option<Region>, context: Option<
     let uri = report.workspace_path(path);
     let relative = !uri.starts_with('/');
     SarifLocation {
+        id: None,
+        message: None,
         physical_location: PhysicalLocation {
             artifact_location: ArtifactLocation {
                 uri: if relative { percent_encode(&uri) } else { format!("file://{}", percent_encode(&uri)) },
@@ -373,6 +381,17 @@ fn results(report: &Report, server: &ServerReport) -> Vec<SarifResult> {
                     text: format!("{title}: {} (server {}).", f.message, report.server_name(server)),
                 },
                 locations: vec![located(report, &f.path, Some(region), context)],
+                related_locations: c
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let mut l = located(report, &r.path, Some(finding_region(report, r).0), None);
+                        l.id = Some(i);
+                        l.message = Some(Message { text: r.message.clone() });
+                        l
+                    })
+                    .collect(),
                 partial_fingerprints: BTreeMap::from([(
                     "mcpConformFinding/v1",
                     fnv1a(&[c.id, &uri, &f.message, &report.workspace_path(&server.path)]),
