@@ -260,7 +260,8 @@ fn special_files_and_links_are_reported_not_followed() {
         .status()
         .is_ok_and(|s| s.success());
     // A link loop and a link out of the tree.
-    std::os::unix::fs::symlink(root.join("loop"), root.join("loop")).expect("symlink");
+    std::os::unix::fs::symlink(root.join("loop.py"), root.join("loop.py")).expect("symlink");
+    std::os::unix::fs::symlink(root, root.join("back")).expect("symlink");
     let outside = tempfile::tempdir().expect("temp dir");
     std::fs::write(outside.path().join("secret.py"), "jsonrpc = 1\n").expect("write");
     std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("link.py")).expect("symlink");
@@ -290,6 +291,9 @@ fn special_files_and_links_are_reported_not_followed() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let skipped = report["skipped_files"].to_string();
     assert!(skipped.contains("link.py") && skipped.contains("symbolic link"), "{skipped}");
+    assert!(skipped.contains("\"loop.py\",\"reason\":\"symbolic link: not followed"), "{skipped}");
+    assert!(!skipped.contains("empty.py"), "an empty file is read like any other: {skipped}");
+    assert!(!report.to_string().contains("back/"), "a link to a folder above is not walked");
     assert!(skipped.contains("pipe.py") && skipped.contains("not a regular file"), "{skipped}");
     assert!(skipped.contains("\"sock.py\",\"reason\":\"not a regular file"), "{skipped}");
     if device {
