@@ -158,8 +158,10 @@ fn human_style(args: &ScanArgs) -> human::Style {
     human::Style { color, width, quiet: args.quiet }
 }
 
+/// The terminal's width, else `$COLUMNS`; never narrower than 40 columns.
 fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 40)
+    let measured = terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
+    measured.or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok())).map(|w: usize| w.max(40))
 }
 
 fn run_scan(args: &ScanArgs) -> Result<bool, String> {

@@ -82,7 +82,6 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
         return vec![Failure { code: c.id.into(), message, help, source: None, labels: Vec::new() }];
     }
     let mut files: Vec<&str> = open.iter().map(|f| f.path.as_str()).collect();
-    files.dedup();
     files.sort();
     files.dedup();
     files
