@@ -24,6 +24,10 @@ const MAX_PATHS: usize = 48;
 const MAX_CALL_DEPTH: usize = 24;
 /// Work bound for one probe.
 const MAX_STEPS: usize = 400_000;
+/// A function recursing with different arguments each time (a walker over nested
+/// values) is followed this deep; then its value is unknown. Without the bound the
+/// calls branch at every level, up to the call depth: exponential work.
+const MAX_RECURSION: usize = 3;
 /// Fixpoint rounds for recursive functions.
 const MAX_ROUNDS: usize = 4;
 
@@ -141,6 +145,8 @@ pub struct Interp<'p, 'a> {
     stack: Vec<FnId>,
     depth: usize,
     steps: usize,
+    /// Function bodies evaluated (not answered from the memo), over the whole run.
+    pub calls: usize,
     /// Set when a bound stopped the exploration early.
     pub incomplete: bool,
     /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
@@ -166,6 +172,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             globals_cache: HashMap::default(),
             depth: 0,
             steps: 0,
+            calls: 0,
             incomplete: false,
             touched_id: false,
             touched_method: false,
@@ -203,6 +210,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.cut_used.insert(key.clone());
             return self.cut.get(&key).cloned().unwrap_or_default();
         }
+        if self.stack.iter().filter(|&&f| f == id).count() >= MAX_RECURSION {
+            self.incomplete = true;
+            return Rc::default();
+        }
         if self.trace {
             let f = self.prog.function(id);
             eprintln!(
@@ -214,6 +225,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             );
         }
         self.in_progress.insert(key.clone());
+        self.calls += 1;
         self.depth += 1;
         self.stack.push(id);
         let f = self.prog.function(id);
@@ -392,4 +404,29 @@ fn limit(mut states: Vec<State>, incomplete: &mut bool) -> Vec<State> {
         *incomplete = true;
     }
     states
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Language;
+
+    /// A function that recurses at two places with a different argument each time
+    /// (a walker over nested values) is followed a few levels deep, not to the call
+    /// depth at two branches a level.
+    #[test]
+    fn recursion_with_changing_arguments_is_bounded() {
+        let src = b"def walk(value):\n    walk([value, 1])\n    walk([value, 2])\n    return value\n";
+        let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("w.py"));
+        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
+        let facts = crate::lower::lower(Language::Python, "w.py", src, &tree, 0, &Default::default())
+            .expect("lowers");
+        let files = vec![facts];
+        let prog = Program::new(&files);
+        let walk = (0..prog.functions.len()).find(|&i| prog.function(i).name == "walk").expect("walk");
+        let mut interp = Interp::new(&prog, Probe::request("ping"), HashSet::default());
+        interp.run(walk);
+        assert!(interp.calls <= 2usize.pow(MAX_RECURSION as u32), "{} calls", interp.calls);
+        assert!(interp.incomplete, "the cut is recorded");
+    }
 }
