@@ -76,10 +76,12 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
     let title = entry.map(|e| e.title.as_str()).unwrap_or(c.id);
     let fix = entry.map(|e| e.fix.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
     let help = format!("{fix}\nRun `mcp-conform explain {}` for examples.", c.id);
-    let message = format!("{title}: {} (server {})", c.reason, server.id);
+    // The header names the check and what it asks for; the message says what was found.
+    let code = format!("{} · {title}", c.id);
+    let message = format!("{} (server {})", c.reason, server.id);
     let open: Vec<&FindingReport> = c.findings.iter().filter(|f| !f.suppressed).collect();
     if open.is_empty() {
-        return vec![Failure { code: c.id.into(), message, help, source: None, labels: Vec::new() }];
+        return vec![Failure { code: code.clone(), message, help, source: None, labels: Vec::new() }];
     }
     let mut files: Vec<&str> = open.iter().map(|f| f.path.as_str()).collect();
     files.sort();
@@ -100,7 +102,7 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
                         })
                         .collect();
                     Failure {
-                        code: c.id.into(),
+                        code: code.clone(),
                         message: message.clone(),
                         help: help.clone(),
                         source: Some(NamedSource::new(path, text.to_string())),
@@ -114,7 +116,7 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
                         .map(|f| format!("{}:{}:{}: {}", f.path, f.line, f.column, f.message))
                         .collect();
                     Failure {
-                        code: c.id.into(),
+                        code: code.clone(),
                         message: format!("{message}\n{}", places.join("\n")),
                         help: help.clone(),
                         source: None,
