@@ -65,6 +65,9 @@ struct ScanArgs {
     /// Human format: print failing checks and errors only.
     #[arg(long, short)]
     quiet: bool,
+    /// Exit 0 even when a check fails (errors still exit 2).
+    #[arg(long)]
+    exit_zero: bool,
     /// When to colour the human format (`NO_COLOR` is respected under `auto`).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -183,7 +186,7 @@ fn run_scan(args: &ScanArgs) -> Result<bool, String> {
         }
         None => print(&text)?,
     }
-    Ok(report.failing())
+    Ok(report.failing() && !args.exit_zero)
 }
 
 fn run(cli: Cli) -> Result<bool, String> {

@@ -27,6 +27,15 @@ fn a_passing_server_exits_zero_and_says_so() {
 }
 
 #[test]
+fn exit_zero_reports_failures_without_failing() {
+    cmd()
+        .args(["fixtures/python/reply_to_everything", "--exit-zero"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 server, 4 failing checks"));
+}
+
+#[test]
 fn a_failing_server_exits_one_and_names_the_line() {
     cmd()
         .arg("fixtures/python/reply_to_everything")
