@@ -27,6 +27,39 @@ fn a_passing_server_exits_zero_and_says_so() {
 }
 
 #[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let plain = cmd().arg("fixtures/python/prefix_guard").output().expect("runs");
+    assert!(!plain.stdout.contains(&0x1b), "no escapes off a terminal");
+    let coloured = cmd().args(["fixtures/python/prefix_guard", "--color", "always"]).output().expect("runs");
+    assert!(coloured.stdout.contains(&0x1b), "escapes with --color always");
+    let never = cmd()
+        .args(["fixtures/python/prefix_guard", "--color", "never"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    assert_eq!(never.stdout, plain.stdout);
+}
+
+/// On a terminal (a pseudo-terminal from util-linux `script`), colour is on
+/// unless `NO_COLOR` is set.
+#[cfg(unix)]
+#[test]
+fn no_color_is_respected_on_a_terminal() {
+    let bin = assert_cmd::cargo::cargo_bin("mcp-conform");
+    let line = format!("{} fixtures/python/prefix_guard --quiet", bin.display());
+    let on_tty = |no_color: bool| {
+        let mut c = std::process::Command::new("script");
+        c.args(["-qec", &line, "/dev/null"]).env_remove("NO_COLOR");
+        if no_color {
+            c.env("NO_COLOR", "1");
+        }
+        c.output().expect("script (util-linux) runs").stdout
+    };
+    assert!(on_tty(false).contains(&0x1b), "colour on a terminal");
+    assert!(!on_tty(true).contains(&0x1b), "no colour with NO_COLOR");
+}
+
+#[test]
 fn exit_zero_reports_failures_without_failing() {
     cmd()
         .args(["fixtures/python/reply_to_everything", "--exit-zero"])
