@@ -10,7 +10,7 @@ use crate::suppress::{FileIgnore, Suppressor};
 use crate::{group, lower, parse, prefilter};
 use ignore::gitignore::Gitignore;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -174,14 +174,15 @@ fn report(
         skipped.into_iter().map(|s| SkippedFile { path: s.display, reason: s.reason }).collect();
     skipped_files.sort();
     let warnings = suppressor.warnings(CHECKS, checks, &paths);
-    // The text of the files the report points into.
+    // The text of the files the report points into (only parsed files can be).
+    let parsed: HashMap<&str, &FileFacts> = facts.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut sources = BTreeMap::new();
     for c in reports.iter().flat_map(|s| &s.checks) {
         let places =
             c.findings.iter().chain(&c.related).map(|f| &f.path).chain(c.evidence.iter().map(|e| &e.path));
         for path in places {
-            if let Some(f) = paths.iter().position(|p| p == path).and_then(|i| index[i]) {
-                sources.entry(path.clone()).or_insert_with(|| Arc::clone(&facts[f].source));
+            if let Some(f) = parsed.get(path.as_str()) {
+                sources.entry(path.clone()).or_insert_with(|| Arc::clone(&f.source));
             }
         }
     }
