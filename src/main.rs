@@ -129,7 +129,12 @@ fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a report.
+/// A target that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a
+/// FIFO) is written in place: renaming over it would replace the device.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::OpenOptions::new().write(true).open(path)?.write_all(text.as_bytes());
+    }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));

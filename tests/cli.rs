@@ -59,6 +59,32 @@ fn no_color_is_respected_on_a_terminal() {
     assert!(!on_tty(true).contains(&0x1b), "no colour with NO_COLOR");
 }
 
+/// `--output` onto something that is not a regular file writes into it: the
+/// temporary-file-and-rename dance must never replace a device or a FIFO.
+#[cfg(unix)]
+#[test]
+fn output_to_a_fifo_writes_into_it_and_leaves_it_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("report.pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the FIFO"))
+    };
+    cmd()
+        .args(["fixtures/python/correct_stdio", "--format", "json", "--output"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(0);
+    // Checked before joining the reader, which would wait forever on a replaced FIFO.
+    assert!(std::fs::symlink_metadata(&fifo).expect("still there").file_type().is_fifo());
+    let text = reader.join().expect("reader");
+    assert!(text.contains("\"schema\": 1"), "{text}");
+    assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 1, "no temporary file left");
+}
+
 #[test]
 fn exit_zero_reports_failures_without_failing() {
     cmd()
