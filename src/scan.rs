@@ -113,7 +113,12 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     let results: Vec<FileResult> =
         found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
-    let per_file: Vec<Vec<FileIgnore>> = found.files.iter().map(|c| opts.ignores_for(&c.path)).collect();
+    // By file index; empty (no allocation per file) when the configuration has none.
+    let per_file: Vec<Vec<FileIgnore>> = if opts.per_file_ignores.is_empty() {
+        Vec::new()
+    } else {
+        found.files.iter().map(|c| opts.ignores_for(&c.path)).collect()
+    };
     let mut report = report(paths, results, found.skipped, opts, &per_file, started);
     report.root = root;
     report
@@ -156,7 +161,12 @@ fn report(
     }
     let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
     let files_parsed = facts.len();
-    let inline = index.iter().map(|i| i.map(|i| facts[i].suppressions.as_slice()).unwrap_or(&[])).collect();
+    let inline = index
+        .iter()
+        .enumerate()
+        .filter_map(|(file, i)| i.map(|i| (file as u32, facts[i].suppressions.as_slice())))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
     let suppressor = Suppressor::new(per_file, inline, opts.config_name.clone());
     let mut prog = Program::new(&facts);
     prog.knowledge = opts.knowledge.clone();

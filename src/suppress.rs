@@ -6,7 +6,7 @@
 use crate::check::CheckDef;
 use crate::model::{Span, Suppression};
 use crate::report::{SuppressionReport, WarningReport};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 /// A `per-file-ignores` entry that matches a file: its glob and the ids it ignores.
@@ -19,8 +19,8 @@ pub struct FileIgnore {
 pub struct Suppressor<'a> {
     /// By file index: the per-file ignores that match the file.
     pub per_file: &'a [Vec<FileIgnore>],
-    /// By file index: the file's inline directives.
-    pub inline: Vec<&'a [Suppression]>,
+    /// By file index: the directives of the files that have any.
+    pub inline: BTreeMap<u32, &'a [Suppression]>,
     /// The configuration file, as reports name it.
     pub config: Option<String>,
     used: Mutex<BTreeSet<(u32, usize)>>,
@@ -33,7 +33,7 @@ fn names(id: &str, check: &CheckDef) -> bool {
 impl<'a> Suppressor<'a> {
     pub fn new(
         per_file: &'a [Vec<FileIgnore>],
-        inline: Vec<&'a [Suppression]>,
+        inline: BTreeMap<u32, &'a [Suppression]>,
         config: Option<String>,
     ) -> Self {
         Suppressor { per_file, inline, config, used: Mutex::new(BTreeSet::new()) }
@@ -42,7 +42,7 @@ impl<'a> Suppressor<'a> {
     /// Whether a finding of `check` at `span` is suppressed, and by what.
     pub fn suppression(&self, check: &CheckDef, span: Span) -> Option<SuppressionReport> {
         let file = span.file as usize;
-        let inline = self.inline.get(file).copied().unwrap_or(&[]);
+        let inline = self.inline.get(&span.file).copied().unwrap_or(&[]);
         let hit = inline.iter().enumerate().find(|(_, s)| {
             !s.malformed
                 && (s.span.line == span.line || s.span.line + 1 == span.line)
@@ -70,11 +70,11 @@ impl<'a> Suppressor<'a> {
     pub fn warnings(&self, all: &[CheckDef], ran: &[&CheckDef], paths: &[String]) -> Vec<WarningReport> {
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = Vec::new();
-        for (file, directives) in self.inline.iter().enumerate() {
+        for (&file, directives) in &self.inline {
             for (i, s) in directives.iter().enumerate() {
                 let mut warn = |message: String| {
                     out.push(WarningReport {
-                        path: paths.get(file).cloned().unwrap_or_default(),
+                        path: paths.get(file as usize).cloned().unwrap_or_default(),
                         line: s.span.line,
                         column: s.span.column,
                         message,
@@ -96,7 +96,7 @@ impl<'a> Suppressor<'a> {
                     warn("suppression without a reason: say why after the `]`".into());
                 }
                 let ran_any = s.ids.iter().any(|id| ran.iter().any(|c| names(id, c)));
-                if ran_any && !used.contains(&(file as u32, i)) {
+                if ran_any && !used.contains(&(file, i)) {
                     warn(format!("unused suppression: no failing finding of `{}` here", s.ids.join("`, `")));
                 }
             }
