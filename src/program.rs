@@ -50,16 +50,25 @@ fn closeness<'s>(a: &'s str, b: &'s str) -> Option<usize> {
 
 /// Whether `caller` imports the module at `path` (by one of its path hints).
 fn imported(caller: &FileFacts, path: &str) -> bool {
-    let stem = path.rsplit_once('.').map(|(s, _)| s).unwrap_or(path);
-    let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    if caller.imports.is_empty() {
+        return false;
+    }
+    let stem = memchr::memrchr(b'.', path.as_bytes()).map(|i| &path[..i]).unwrap_or(path);
+    let dir = dir_of(path);
     caller.imports.iter().any(|hint| {
-        let suffix = |s: &str| s == hint || s.ends_with(&format!("/{hint}"));
+        // `s` is `hint`, or ends with `/hint` (no allocation: this runs per candidate).
+        let suffix = |s: &str| {
+            s == hint
+                || (s.len() > hint.len()
+                    && s.ends_with(hint.as_str())
+                    && s.as_bytes()[s.len() - hint.len() - 1] == b'/')
+        };
         suffix(stem) || suffix(dir)
     })
 }
 
 fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+    memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
 }
 
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.

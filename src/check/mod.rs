@@ -290,9 +290,14 @@ impl<'p, 'a> ServerView<'p, 'a> {
     }
 
     /// Whether any method the server dispatches on gets a reply the scanner can see.
+    /// `initialize` and `ping` are asked first: the checks probe them anyway.
     fn replies_visible(&self) -> bool {
-        let methods: Vec<String> = self.server.methods.iter().cloned().collect();
-        methods.iter().any(|m| !self.probe(Probe::request(m)).replies().is_empty())
+        let methods = &self.server.methods;
+        let first = ["initialize", "ping"].into_iter().filter(|m| methods.contains(*m));
+        let rest = methods.iter().map(String::as_str).filter(|m| !matches!(*m, "initialize" | "ping"));
+        let mut order: Vec<String> = first.chain(rest).map(str::to_string).collect();
+        order.dedup();
+        order.iter().any(|m| !self.probe(Probe::request(m)).replies().is_empty())
     }
 
     /// A pass for a message that gets no reply: silence proves something only
