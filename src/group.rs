@@ -223,9 +223,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     for &d in &ids {
         let down = &down_of[&d];
         let up = reach(&[d], &callers);
-        let joined: BTreeSet<usize> = ids
+        // The groups of the dispatchers this one calls or is called by (walking the
+        // two reach sets, not every dispatcher: that was quadratic in servers).
+        let joined: BTreeSet<usize> = down
             .iter()
-            .filter(|o| **o != d && (down.contains(o) || up.contains(o)))
+            .chain(up.iter())
+            .filter(|o| **o != d)
             .filter_map(|o| group_of.get(o).copied())
             .collect();
         match joined.iter().next() {
