@@ -543,3 +543,19 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::imports_module;
+
+    #[test]
+    fn configured_sdk_names_match_whole_module_segments() {
+        assert!(imports_module("acme_mcp", "acme_mcp"));
+        assert!(imports_module("acme_mcp.server", "acme_mcp"));
+        assert!(imports_module("@acme/mcp/server.js", "@acme/mcp"));
+        assert!(imports_module("acme::mcp::{Server, Tool}", "acme::mcp"));
+        assert!(imports_module("\\Acme\\Mcp\\Server;", "Acme\\Mcp"));
+        assert!(!imports_module("acme_mcp_extra", "acme_mcp"));
+        assert!(!imports_module("other.acme_mcp", "acme_mcp"));
+    }
+}
