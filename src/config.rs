@@ -93,7 +93,7 @@ struct PyTool {
 /// Where a list of ids came from, for error messages.
 fn unknown_id(ids: &[String], key: &str, file: &str) -> Result<(), String> {
     use crate::check::CHECKS;
-    match ids.iter().find(|id| !CHECKS.iter().any(|c| c.id == *id || c.pattern() == *id)) {
+    match ids.iter().find(|id| !CHECKS.iter().any(|c| c.is_named(id))) {
         Some(id) => {
             Err(format!("{file}: key `{key}`: unknown check or pattern `{id}` (see `mcp-conform checks`)"))
         }
@@ -126,7 +126,7 @@ impl Loaded {
         }
         unknown_id(&c.ignore, "ignore", &name)?;
         opts.checks.retain(|k| {
-            let named = |ids: &[String]| ids.iter().any(|id| k.id == id || k.pattern() == id);
+            let named = |ids: &[String]| ids.iter().any(|id| k.is_named(id));
             c.select.as_deref().is_none_or(named) && !named(&c.ignore)
         });
         if let Some(max) = c.max_file_size {

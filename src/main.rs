@@ -1,5 +1,5 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mcp_conform::check::{CHECKS, CheckDef};
+use mcp_conform::check::CHECKS;
 use mcp_conform::config;
 use mcp_conform::report::{explain, github, human, json, sarif};
 use mcp_conform::scan::{ScanOptions, scan};
@@ -97,10 +97,6 @@ enum Color {
     Never,
 }
 
-fn matches(check: &CheckDef, id: &str) -> bool {
-    check.id == id || check.pattern() == id
-}
-
 /// The scan's options: the configuration first, then the command line over it.
 fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
     let loaded = if args.no_config {
@@ -113,15 +109,15 @@ fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
     let mut opts = ScanOptions::new(args.paths.clone());
     loaded.apply(&mut opts)?;
     for (flag, ids) in [("--select", &args.select), ("--ignore", &args.ignore)] {
-        if let Some(id) = ids.iter().find(|id| !CHECKS.iter().any(|c| matches(c, id))) {
+        if let Some(id) = ids.iter().find(|id| !CHECKS.iter().any(|c| c.is_named(id))) {
             return Err(format!("{flag}: unknown check or pattern `{id}` (see `mcp-conform checks`)"));
         }
     }
     if !args.select.is_empty() {
-        opts.checks = CHECKS.iter().filter(|c| args.select.iter().any(|id| matches(c, id))).collect();
-        opts.checks.retain(|c| !loaded.config.ignore.iter().any(|id| matches(c, id)));
+        opts.checks = CHECKS.iter().filter(|c| args.select.iter().any(|id| c.is_named(id))).collect();
+        opts.checks.retain(|c| !loaded.config.ignore.iter().any(|id| c.is_named(id)));
     }
-    opts.checks.retain(|c| !args.ignore.iter().any(|id| matches(c, id)));
+    opts.checks.retain(|c| !args.ignore.iter().any(|id| c.is_named(id)));
     if let Some(max) = args.max_file_size {
         opts.max_file_size = max;
     }

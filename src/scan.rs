@@ -1,11 +1,13 @@
 //! The pipeline, one direction: discover, prefilter, parse, lower, group, check, report.
 
-use crate::check::{CHECKS, CheckDef, ServerView, Verdict, VerdictKind};
+use crate::check::{CHECKS, CheckDef, Finding, ServerView, Verdict, VerdictKind};
 use crate::config::Knowledge;
 use crate::discover::{self, Candidate, Skipped};
 use crate::interp::Program;
 use crate::model::{FileFacts, Span};
-use crate::report::{CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, Tool};
+use crate::report::{
+    CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, SuppressionReport, Tool,
+};
 use crate::suppress::{FileIgnore, Suppressor};
 use crate::{group, lower, parse, prefilter};
 use ignore::gitignore::Gitignore;
@@ -47,9 +49,6 @@ impl ScanOptions {
 
     /// The per-file ignores that match a file.
     fn ignores_for(&self, path: &Path) -> Vec<FileIgnore> {
-        if self.per_file_ignores.is_empty() {
-            return Vec::new();
-        }
         let abs = crate::config::absolute(path);
         self.per_file_ignores
             .iter()
@@ -286,6 +285,20 @@ fn location(paths: &[String], span: Span) -> Location {
     }
 }
 
+/// A finding as the report shows it.
+fn finding(paths: &[String], f: Finding, suppression: Option<SuppressionReport>) -> FindingReport {
+    let l = location(paths, f.span);
+    FindingReport {
+        path: l.path,
+        line: l.line,
+        column: l.column,
+        message: f.message,
+        suppressed: suppression.is_some(),
+        suppression,
+        bytes: (f.span.start, f.span.end),
+    }
+}
+
 fn judge(
     prog: &Program,
     server: &group::Server,
@@ -303,44 +316,17 @@ fn judge(
             } else {
                 Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
             };
+            let failed = verdict.kind == VerdictKind::Fail;
             let findings: Vec<FindingReport> = verdict
                 .findings
                 .into_iter()
                 .map(|f| {
-                    let l = location(paths, f.span);
-                    let suppression = (verdict.kind == VerdictKind::Fail)
-                        .then(|| suppressor.suppression(c, f.span))
-                        .flatten();
-                    FindingReport {
-                        path: l.path,
-                        line: l.line,
-                        column: l.column,
-                        message: f.message,
-                        suppressed: suppression.is_some(),
-                        suppression,
-                        bytes: (f.span.start, f.span.end),
-                    }
+                    let suppression = if failed { suppressor.suppression(c, f.span) } else { None };
+                    finding(paths, f, suppression)
                 })
                 .collect();
-            let suppressed = verdict.kind == VerdictKind::Fail
-                && !findings.is_empty()
-                && findings.iter().all(|f| f.suppressed);
-            let related = verdict
-                .related
-                .iter()
-                .map(|f| {
-                    let l = location(paths, f.span);
-                    FindingReport {
-                        path: l.path,
-                        line: l.line,
-                        column: l.column,
-                        message: f.message.clone(),
-                        suppressed: false,
-                        suppression: None,
-                        bytes: (f.span.start, f.span.end),
-                    }
-                })
-                .collect();
+            let suppressed = failed && !findings.is_empty() && findings.iter().all(|f| f.suppressed);
+            let related = verdict.related.into_iter().map(|f| finding(paths, f, None)).collect();
             CheckReport {
                 id: c.id,
                 pattern: c.pattern(),

@@ -26,10 +26,6 @@ pub struct Suppressor<'a> {
     used: Mutex<BTreeSet<(u32, usize)>>,
 }
 
-fn names(id: &str, check: &CheckDef) -> bool {
-    id == check.id || id == check.pattern()
-}
-
 impl<'a> Suppressor<'a> {
     pub fn new(
         per_file: &'a [Vec<FileIgnore>],
@@ -46,7 +42,7 @@ impl<'a> Suppressor<'a> {
         let hit = inline.iter().enumerate().find(|(_, s)| {
             !s.malformed
                 && (s.span.line == span.line || s.span.line + 1 == span.line)
-                && s.ids.iter().any(|id| names(id, check))
+                && s.ids.iter().any(|id| check.is_named(id))
         });
         if let Some((i, s)) = hit {
             self.used.lock().unwrap_or_else(|e| e.into_inner()).insert((span.file, i));
@@ -56,7 +52,7 @@ impl<'a> Suppressor<'a> {
                 line: s.span.line,
             });
         }
-        let rule = self.per_file.get(file)?.iter().find(|r| r.ids.iter().any(|id| names(id, check)))?;
+        let rule = self.per_file.get(file)?.iter().find(|r| r.ids.iter().any(|id| check.is_named(id)))?;
         let from = self.config.as_deref().unwrap_or("the configuration");
         Some(SuppressionReport {
             kind: "per-file-ignores",
@@ -87,15 +83,19 @@ impl<'a> Suppressor<'a> {
                     );
                     continue;
                 }
-                let unknown: Vec<&str> =
-                    s.ids.iter().filter(|id| !all.iter().any(|c| names(id, c))).map(String::as_str).collect();
+                let unknown: Vec<&str> = s
+                    .ids
+                    .iter()
+                    .filter(|id| !all.iter().any(|c| c.is_named(id)))
+                    .map(String::as_str)
+                    .collect();
                 if !unknown.is_empty() {
                     warn(format!("suppression names unknown check `{}`", unknown.join("`, `")));
                 }
                 if s.reason.is_none() {
                     warn("suppression without a reason: say why after the `]`".into());
                 }
-                let ran_any = s.ids.iter().any(|id| ran.iter().any(|c| names(id, c)));
+                let ran_any = s.ids.iter().any(|id| ran.iter().any(|c| c.is_named(id)));
                 if ran_any && !used.contains(&(file, i)) {
                     warn(format!("unused suppression: no failing finding of `{}` here", s.ids.join("`, `")));
                 }

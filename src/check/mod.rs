@@ -102,6 +102,11 @@ impl CheckDef {
     pub fn pattern(&self) -> &'static str {
         self.id.split('/').next().unwrap_or(self.id)
     }
+
+    /// Whether `id` names this check: its own id, or its pattern's.
+    pub fn is_named(&self, id: &str) -> bool {
+        self.id == id || self.pattern() == id
+    }
 }
 
 /// Every check, in report order.

@@ -54,7 +54,7 @@ pub fn render(report: &Report) -> String {
             data(&w.message),
         );
     }
-    let _ = writeln!(out, "mcp-conform: {}", super::human::summary(report));
+    let _ = writeln!(out, "mcp-conform: {}", report.summary());
     out
 }
 

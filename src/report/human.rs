@@ -56,21 +56,6 @@ impl Diagnostic for Failure {
     }
 }
 
-/// The label's span: the finding's range, cut at the end of its first line.
-fn label_span(text: &str, f: &FindingReport) -> Option<(usize, usize)> {
-    let (start, end) = (f.bytes.0 as usize, f.bytes.1 as usize);
-    if start >= text.len() || !text.is_char_boundary(start) {
-        return None;
-    }
-    let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
-    let mut end = end.clamp(start, line_end);
-    while end > start && !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let trimmed = text[start..end].trim_end().len();
-    Some((start, trimmed.max(1).min(line_end.saturating_sub(start).max(1))))
-}
-
 fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Failure> {
     let entry = crate::catalog::check(c.id).map(|(_, e)| e);
     let title = entry.map(|e| e.title.as_str()).unwrap_or(c.id);
@@ -98,7 +83,9 @@ fn failures(report: &Report, server: &ServerReport, c: &CheckReport) -> Vec<Fail
                         .map(|f| &***f)
                         .chain(related)
                         .filter_map(|f| {
-                            label_span(text, f).map(|(s, len)| LabeledSpan::at(s..s + len, f.message.clone()))
+                            // An empty range still gets a one-character mark.
+                            f.first_line(text)
+                                .map(|r| LabeledSpan::at(r.start..r.end.max(r.start + 1), f.message.clone()))
                         })
                         .collect();
                     Failure {
@@ -233,42 +220,6 @@ pub fn render(report: &Report, style: &Style) -> String {
             let _ = writeln!(out, "  {}:{}:{}: {}", w.path, w.line, w.column, w.message);
         }
     }
-    let _ = writeln!(out, "\n{}", summary(report));
+    let _ = writeln!(out, "\n{}", report.summary());
     out
-}
-
-/// `3 servers, 2 failing checks, 1 skipped file`.
-pub fn summary(report: &Report) -> String {
-    let failing = report.checks.iter().filter(|c| c.verdict == VerdictKind::Fail).count();
-    let mut parts = vec![
-        count(report.servers.len(), "server", "servers"),
-        format!("{failing} failing {}", plural(failing, "check", "checks")),
-        format!(
-            "{} skipped {}",
-            report.skipped_files.len(),
-            plural(report.skipped_files.len(), "file", "files")
-        ),
-    ];
-    let suppressed = report
-        .servers
-        .iter()
-        .flat_map(|s| &s.checks)
-        .flat_map(|c| &c.findings)
-        .filter(|f| f.suppressed)
-        .count();
-    if suppressed > 0 {
-        parts.push(format!("{} suppressed", count(suppressed, "finding", "findings")));
-    }
-    if !report.warnings.is_empty() {
-        parts.push(count(report.warnings.len(), "warning", "warnings"));
-    }
-    parts.join(", ")
-}
-
-fn count(n: usize, one: &'static str, many: &'static str) -> String {
-    format!("{n} {}", plural(n, one, many))
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }

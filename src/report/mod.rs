@@ -83,6 +83,24 @@ pub struct FindingReport {
     pub bytes: (u32, u32),
 }
 
+impl FindingReport {
+    /// The finding's byte range in `text`, cut at the end of its first line and
+    /// without trailing blanks (what a label or a SARIF region shows); `None` when
+    /// the range is not in the text.
+    pub fn first_line(&self, text: &str) -> Option<std::ops::Range<usize>> {
+        let start = self.bytes.0 as usize;
+        if start >= text.len() || !text.is_char_boundary(start) {
+            return None;
+        }
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let mut end = (self.bytes.1 as usize).clamp(start, line_end);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(start..start + text[start..end].trim_end().len())
+    }
+}
+
 /// Why a finding is suppressed.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SuppressionReport {
@@ -157,10 +175,32 @@ impl Report {
         format!("{}:{}", self.workspace_path(&server.path), server.line)
     }
 
-    /// The line `line` (1-based) of a file's text, without its line ending.
-    pub fn source_line(&self, path: &str, line: u32) -> Option<&str> {
-        let text = self.sources.get(path)?;
-        text.split('\n').nth(line.checked_sub(1)? as usize).map(|l| l.trim_end_matches('\r'))
+    /// `3 servers, 2 failing checks, 1 skipped file`.
+    pub fn summary(&self) -> String {
+        let failing = self.checks.iter().filter(|c| c.verdict == VerdictKind::Fail).count();
+        let mut parts = vec![
+            count(self.servers.len(), "server", "servers"),
+            format!("{failing} failing {}", plural(failing, "check", "checks")),
+            format!(
+                "{} skipped {}",
+                self.skipped_files.len(),
+                plural(self.skipped_files.len(), "file", "files")
+            ),
+        ];
+        let suppressed = self
+            .servers
+            .iter()
+            .flat_map(|s| &s.checks)
+            .flat_map(|c| &c.findings)
+            .filter(|f| f.suppressed)
+            .count();
+        if suppressed > 0 {
+            parts.push(format!("{} suppressed", count(suppressed, "finding", "findings")));
+        }
+        if !self.warnings.is_empty() {
+            parts.push(count(self.warnings.len(), "warning", "warnings"));
+        }
+        parts.join(", ")
     }
 }
 
@@ -213,4 +253,12 @@ pub fn summarize(id: &'static str, servers: &[ServerReport]) -> RunCheck {
             verdicts.first().map(|(_, c)| c.reason.clone()).unwrap_or_else(|| "no MCP server found".into());
         RunCheck { id, verdict: VerdictKind::Skip, reason }
     }
+}
+
+fn count(n: usize, one: &'static str, many: &'static str) -> String {
+    format!("{n} {}", plural(n, one, many))
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
 }

@@ -318,17 +318,11 @@ fn finding_region(report: &Report, f: &FindingReport) -> (Region, Option<Region>
     let Some(text) = report.sources.get(&f.path) else {
         return (Region::at(f.line, f.column), None);
     };
-    let mut start = (f.bytes.0 as usize).min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
-    let mut end = (f.bytes.1 as usize).clamp(start, line_end);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let piece = text[start..end].trim_end();
-    let end = start + piece.len();
+    let Some(range) = f.first_line(text) else {
+        return (Region::at(f.line, f.column), None);
+    };
+    let piece = &text[range.clone()];
+    let (start, end) = (range.start, range.end);
     let (start_line, start_column) = utf16_position(text, start);
     let (_, end_column) = utf16_position(text, end);
     let region = Region {
