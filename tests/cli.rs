@@ -408,3 +408,62 @@ fn deep_nesting_is_skipped_with_a_reason() {
     assert!(skipped.contains("deep.py") && skipped.contains("nested more than"), "{skipped}");
     assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
 }
+
+/// An unreadable folder and an unreadable file are listed with the reason and
+/// the rest is judged. Permissions do not bind root, so as root the scan runs as
+/// `nobody` through util-linux `setpriv`.
+#[cfg(unix)]
+#[test]
+fn unreadable_folders_and_files_are_reported_and_the_scan_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    for sub in ["locked", "ok"] {
+        std::fs::create_dir(root.join(sub)).expect("mkdir");
+        std::fs::copy("fixtures/python/correct_stdio/server.py", root.join(sub).join("server.py"))
+            .expect("copy");
+    }
+    std::fs::copy("fixtures/python/correct_stdio/server.py", root.join("secret.py")).expect("copy");
+    let mode =
+        |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).expect("chmod");
+    mode(root, 0o755);
+    mode(&root.join("ok"), 0o755);
+    mode(&root.join("locked"), 0o000);
+    mode(&root.join("secret.py"), 0o000);
+    let uid = std::process::Command::new("id").arg("-u").output().expect("id runs");
+    let as_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+    // A copy of the binary that `nobody` can run wherever the checkout lives.
+    let bin_dir = tempfile::tempdir().expect("temp dir");
+    mode(bin_dir.path(), 0o755);
+    let bin = bin_dir.path().join("mcp-conform");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("mcp-conform"), &bin).expect("copy the binary");
+    mode(&bin, 0o755);
+    let mut c = if as_root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    let out = c.arg(root).args(["--format", "json", "--no-config"]).output().expect("runs");
+    mode(&root.join("locked"), 0o755);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let skipped = report["skipped_files"].to_string();
+    assert!(
+        skipped.contains("{\"path\":\"locked\",\"reason\":\"cannot read: permission denied\"}"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("{\"path\":\"secret.py\",\"reason\":\"cannot read: permission denied\"}"),
+        "{skipped}"
+    );
+    let servers: Vec<&str> = report["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .map(|s| s["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(servers, ["ok/server.py"]);
+    assert_eq!(out.status.code(), Some(0));
+}
