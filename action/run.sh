@@ -11,6 +11,8 @@
 #   INPUT_SARIF_FILE  where to write the SARIF log (default mcp-conform.sarif)
 #   ACTION_PATH       this action's checkout, built when no binary is given
 #   MCP_CONFORM_BIN   an mcp-conform binary to use instead of building one
+#   MCP_CONFORM_ROOT  where the built binary is installed (bin/mcp-conform) and
+#                     found again: the folder the action's cache step restores
 #   GITHUB_OUTPUT     the step-output file (set by the runner)
 set -euo pipefail
 
@@ -25,10 +27,18 @@ if [[ -z "${bin}" ]]; then
     if command -v mcp-conform >/dev/null 2>&1; then
         bin="$(command -v mcp-conform)"
     else
-        root="${RUNNER_TOOL_CACHE:-${HOME}/.cache}/mcp-conform"
-        echo "Building mcp-conform from ${ACTION_PATH:?ACTION_PATH is not set}"
-        cargo install --locked --quiet --path "${ACTION_PATH}" --root "${root}"
+        root="${MCP_CONFORM_ROOT:-${RUNNER_TOOL_CACHE:-${HOME}/.cache}/mcp-conform}"
         bin="${root}/bin/mcp-conform"
+        # A binary restored by the cache step (same key: same sources, OS and
+        # architecture) is used when it runs; otherwise build it, once.
+        if [[ -x "${bin}" ]] && "${bin}" --version >/dev/null 2>&1; then
+            echo "Using the cached build: $("${bin}" --version)"
+        else
+            echo "Building mcp-conform from ${ACTION_PATH:?ACTION_PATH is not set} (no cached build)"
+            started=${SECONDS}
+            cargo install --locked --quiet --force --path "${ACTION_PATH}" --root "${root}"
+            echo "Built in $((SECONDS - started)) s"
+        fi
     fi
 fi
 
