@@ -71,6 +71,10 @@ struct ScanArgs {
     /// When to colour the human format (`NO_COLOR` is respected under `auto`).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// JSON format: add each server's analysis time in milliseconds (`analysis_ms`), which
+    /// varies from run to run.
+    #[arg(long)]
+    timings: bool,
     /// List the checks and exit (same as `mcp-conform checks`).
     #[arg(long, hide = true)]
     list_checks: bool,
@@ -121,6 +125,7 @@ fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
     if let Some(max) = args.max_file_size {
         opts.max_file_size = max;
     }
+    opts.timings = args.timings;
     Ok(opts)
 }
 

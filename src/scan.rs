@@ -31,6 +31,8 @@ pub struct ScanOptions {
     pub per_file_ignores: Vec<(Gitignore, FileIgnore)>,
     /// The configuration file, as reports name it.
     pub config_name: Option<String>,
+    /// Report each server's analysis time (`--timings`).
+    pub timings: bool,
 }
 
 impl ScanOptions {
@@ -44,6 +46,7 @@ impl ScanOptions {
             exclude: None,
             per_file_ignores: Vec::new(),
             config_name: None,
+            timings: false,
         }
     }
 
@@ -170,7 +173,12 @@ fn report(
     let mut prog = Program::new(&facts);
     prog.knowledge = opts.knowledge.clone();
     let servers = group::servers(&prog);
-    let judged = |server: &group::Server| judge(&prog, server, &paths, checks, &suppressor);
+    let judged = |server: &group::Server| {
+        let started = Instant::now();
+        let mut report = judge(&prog, server, &paths, checks, &suppressor);
+        report.analysis_ms = opts.timings.then(|| started.elapsed().as_millis() as u64);
+        report
+    };
     // In the worker pool servers are judged in parallel; elsewhere on the caller's thread.
     let mut reports: Vec<ServerReport> = if rayon::current_thread_index().is_some() {
         servers.par_iter().map(judged).collect()
@@ -349,5 +357,6 @@ fn judge(
         sdk: server.sdk.clone(),
         transports: server.transports.iter().map(|t| t.name()).collect(),
         checks,
+        analysis_ms: None,
     }
 }

@@ -50,6 +50,9 @@ pub struct ServerReport {
     pub sdk: Option<String>,
     pub transports: Vec<&'static str>,
     pub checks: Vec<CheckReport>,
+    /// Milliseconds spent judging this server (only with `--timings`: it varies run to run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis_ms: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]

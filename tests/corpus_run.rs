@@ -1,0 +1,172 @@
+//! `corpus/run`, the accuracy measure, run on a small git repository built here
+//! from two of our fixtures: the export, the scan, matching servers to rows,
+//! every tally, a missing repository, a trap, and a run error.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8").trim().to_string()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        if entry.file_name() == "expected.toml" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+const HEADER: &str = "id\tlanguage\tkind\trepo\tcommit\tdispatch_path\tdispatch_lines\tsdk\ttransport\t\
+notification-no-reply\tdefault-branch-guard\tinitialized-handled\tversion-negotiation\tping-support\t\
+http-notification-202\tnotes";
+
+fn row(id: &str, kind: &str, repo: &str, commit: &str, path: &str, labels: &str) -> String {
+    let labels = labels.split(' ').collect::<Vec<_>>().join("\t");
+    format!("{id}\tgo\t{kind}\t{repo}\t{commit}\t{path}\t1-10\tnone\tstdio\t{labels}\tR1..R6 test row")
+}
+
+struct Run {
+    code: Option<i32>,
+    out: String,
+}
+
+fn corpus_run(repos: &Path, tsv: &Path, extra: &[&str]) -> Run {
+    let out = Command::new("python3")
+        .arg(root().join("corpus/run"))
+        .arg("--repos")
+        .arg(repos)
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_mcp-conform"))
+        .arg("--corpus")
+        .arg(tsv)
+        .args(extra)
+        .output()
+        .expect("python3 runs");
+    Run {
+        code: out.status.code(),
+        out: String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    }
+}
+
+/// A repository in the `owner+name/repo` layout with the ccvault-shaped Go server
+/// under `svc/` and a non-MCP Python program under `tool/`; returns its commit.
+fn build_repository(repos: &Path) -> String {
+    let work = repos.join("work");
+    copy_tree(&root().join("fixtures/go/ccvault_bug"), &work.join("svc"));
+    copy_tree(&root().join("fixtures/python/no_mcp"), &work.join("tool"));
+    git(&work, &["init", "--quiet"]);
+    git(&work, &["add", "."]);
+    git(&work, &["commit", "--quiet", "-m", "fixtures"]);
+    let commit = git(&work, &["rev-parse", "HEAD"]);
+    std::fs::create_dir_all(repos.join("acme+servers")).expect("mkdir");
+    let bare = repos.join("acme+servers/repo");
+    git(repos, &["clone", "--quiet", "--bare", work.to_str().expect("path"), bare.to_str().expect("path")]);
+    std::fs::remove_dir_all(&work).expect("rm");
+    commit
+}
+
+#[test]
+fn corpus_run_scores_rows_against_their_labels() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let repos = scratch.path().join("repos");
+    let commit = build_repository(&repos);
+    let server = "svc/internal/mcp/server.go";
+    let tool: String = std::fs::read_dir(root().join("fixtures/python/no_mcp"))
+        .expect("fixture")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".py"))
+        .map(|n| format!("tool/{n}"))
+        .expect("a Python file");
+    let rows = [
+        // The scanner's verdicts on this fixture: fail fail fail pass fail skip.
+        row("A1", "hand", "acme/servers", &commit, server, "fail fail fail pass fail skip"),
+        // Two labels the scanner does not give: one false fail, one skip where a fail was due.
+        row("A2", "hand", "acme/servers", &commit, server, "pass fail fail pass fail fail"),
+        // One unclear label: not counted.
+        row("A3", "hand", "acme/servers", &commit, server, "fail fail fail unclear fail skip"),
+        row("A4", "trap", "acme/servers", &commit, &tool, "skip skip skip skip skip skip"),
+        row("A5", "hand", "acme/gone", &commit, server, "fail fail fail pass fail skip"),
+    ];
+    let tsv = scratch.path().join("servers.tsv");
+    std::fs::write(&tsv, format!("{HEADER}\n{}\n", rows.join("\n"))).expect("write");
+
+    let run = corpus_run(&repos, &tsv, &[]);
+    let out = &run.out;
+    assert_eq!(run.code, Some(0), "{out}");
+    // A1: every cell agrees; A2: R1 and R6 disagree.
+    assert!(out.contains("A1         go         hand  f/f       f/f       f/f       p/p       f/f       s/s       1 server(s)"), "{out}");
+    assert!(out.contains("p/f!"), "{out}");
+    assert!(out.contains("f/s!"), "{out}");
+    assert!(
+        out.contains("false fails (1):\n  A2 R1 notification-no-reply: label pass, scanner fail"),
+        "{out}"
+    );
+    assert!(
+        out.contains("missed fails (1):\n  A2 R6 http-notification-202: label fail, scanner skip"),
+        "{out}"
+    );
+    assert!(out.contains("skips where due (1):\n  A2 R6 http-notification-202"), "{out}");
+    assert!(out.contains("traps reported as servers (0):"), "{out}");
+    assert!(out.contains("rows skipped, repository missing (1): A5"), "{out}");
+    // 4 rows x 6 cells, one unclear: 23 judged, 21 agree.
+    assert!(out.trim_end().ends_with("agreement 21/23 = 91.3%"), "{out}");
+    assert!(out.contains("false-fail rate 4.3%, skips where due 4.3%"), "{out}");
+
+    // A trap whose paths hold a server is reported as such.
+    let trap = row("B1", "trap", "acme/servers", &commit, "svc/", "skip skip skip skip skip skip");
+    std::fs::write(&tsv, format!("{HEADER}\n{trap}\n")).expect("write");
+    let run = corpus_run(&repos, &tsv, &[]);
+    assert!(
+        run.out.contains("traps reported as servers (1):\n  B1: svc/internal/mcp/server.go:"),
+        "{}",
+        run.out
+    );
+
+    // A commit the repository lacks is a run error: exit 1.
+    let missing = "0".repeat(40);
+    let bad = row("C1", "hand", "acme/servers", &missing, server, "fail fail fail pass fail skip");
+    std::fs::write(&tsv, format!("{HEADER}\n{bad}\n")).expect("write");
+    let run = corpus_run(&repos, &tsv, &[]);
+    assert_eq!(run.code, Some(1), "{}", run.out);
+    assert!(run.out.contains("C1: commit 0000000000000000000000000000000000000000 is not in"), "{}", run.out);
+
+    // A malformed row is a usage error: exit 2 with the line.
+    std::fs::write(&tsv, format!("{HEADER}\nX1\tgo\n")).expect("write");
+    let run = corpus_run(&repos, &tsv, &[]);
+    assert_eq!(run.code, Some(2), "{}", run.out);
+    assert!(run.out.contains("servers.tsv:2: 2 fields, expected 16"), "{}", run.out);
+}
+
+/// The corpus itself is well-formed: the runner's own parser accepts it, and every
+/// row's kind, verdicts and commit are of the right form.
+#[test]
+fn the_corpus_file_parses() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let run = corpus_run(scratch.path(), &root().join("corpus/servers.tsv"), &["--only", "no-such-row"]);
+    assert_eq!(run.code, Some(0), "{}", run.out);
+    assert!(run.out.contains("agreement 0/0 = -"), "{}", run.out);
+}
