@@ -131,7 +131,8 @@ fn corpus_run_scores_rows_against_their_labels() {
     );
     assert!(out.contains("skips where due (1):\n  A2 R6 http-notification-202"), "{out}");
     assert!(out.contains("traps reported as servers (0):"), "{out}");
-    assert!(out.contains("rows skipped, repository missing (1): A5"), "{out}");
+    assert!(out.contains("rows skipped, repository or commit not fetched (1): A5"), "{out}");
+    assert!(out.contains("A5         go         hand  skipped: repository acme/gone not in"), "{out}");
     // 4 rows x 6 cells, one unclear: 23 judged, 21 agree.
     assert!(out.trim_end().ends_with("agreement 21/23 = 91.3%"), "{out}");
     assert!(out.contains("false-fail rate 4.3%, skips where due 4.3%"), "{out}");
@@ -146,13 +147,30 @@ fn corpus_run_scores_rows_against_their_labels() {
         run.out
     );
 
-    // A commit the repository lacks is a run error: exit 1.
+    // A commit the fetched copy lacks (a shallow copy, a force push) skips the row.
     let missing = "0".repeat(40);
-    let bad = row("C1", "hand", "acme/servers", &missing, server, "fail fail fail pass fail skip");
-    std::fs::write(&tsv, format!("{HEADER}\n{bad}\n")).expect("write");
+    let absent = row("C1", "hand", "acme/servers", &missing, server, "fail fail fail pass fail skip");
+    std::fs::write(&tsv, format!("{HEADER}\n{absent}\n")).expect("write");
     let run = corpus_run(&repos, &tsv, &[]);
-    assert_eq!(run.code, Some(1), "{}", run.out);
-    assert!(run.out.contains("C1: commit 0000000000000000000000000000000000000000 is not in"), "{}", run.out);
+    assert_eq!(run.code, Some(0), "{}", run.out);
+    assert!(
+        run.out.contains("C1         go         hand  skipped: commit 000000000000 is not in"),
+        "{}",
+        run.out
+    );
+
+    // A scanner that fails is a run error: exit 1, and the row is named.
+    let first = &rows[0];
+    std::fs::write(&tsv, format!("{HEADER}\n{first}\n")).expect("write");
+    let out = Command::new("python3")
+        .arg(root().join("corpus/run"))
+        .args(["--repos", repos.to_str().expect("path"), "--bin", "/bin/false", "--corpus"])
+        .arg(&tsv)
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("run errors (1):\n  A1: scanner exit 1"), "{text}");
 
     // A malformed row is a usage error: exit 2 with the line.
     std::fs::write(&tsv, format!("{HEADER}\nX1\tgo\n")).expect("write");
