@@ -186,6 +186,11 @@ pub enum Expr {
     },
     /// Rust's `x?`: returns early when `x` is `None` or `Err`, else unwraps it.
     Propagate(Box<Expr>),
+    /// A named argument of a call: `f(error=e)`, `f(error: e)`.
+    Named {
+        name: String,
+        value: Box<Expr>,
+    },
     /// Anything else: its sub-expressions still carry values (and effects).
     Opaque(Vec<Expr>),
 }
@@ -240,6 +245,8 @@ pub struct Function {
     /// The class, impl or receiver type the function belongs to, if any.
     pub owner: Option<String>,
     pub params: Vec<String>,
+    /// Parameters with a default value, and the value: what an argument left out binds.
+    pub defaults: Vec<(String, Expr)>,
     pub body: Block,
     pub span: Span,
     /// Registered as an HTTP route handler (decorator, router call, signature).
@@ -406,6 +413,7 @@ impl Expr {
                 walk_block(handler, f);
             }
             Expr::Variant { inner, .. } => inner.iter().for_each(|i| i.walk(f)),
+            Expr::Named { value, .. } => value.walk(f),
             Expr::Opaque(parts) => parts.iter().for_each(|p| p.walk(f)),
             Expr::Field { object, .. } => object.iter().for_each(|o| o.walk(f)),
             Expr::Null | Expr::Bool(_) | Expr::Int(_) | Expr::Str(_) | Expr::Var(_) | Expr::FnRef(_) => {}

@@ -33,6 +33,8 @@ pub struct ScanOptions {
     pub config_name: Option<String>,
     /// Report each server's analysis time (`--timings`).
     pub timings: bool,
+    /// Time for judging one server; past it the server's unfinished checks skip.
+    pub analysis_budget: Duration,
 }
 
 impl ScanOptions {
@@ -47,6 +49,7 @@ impl ScanOptions {
             per_file_ignores: Vec::new(),
             config_name: None,
             timings: false,
+            analysis_budget: Duration::from_secs(1),
         }
     }
 
@@ -175,7 +178,7 @@ fn report(
     let servers = group::servers(&prog);
     let judged = |server: &group::Server| {
         let started = Instant::now();
-        let mut report = judge(&prog, server, &paths, checks, &suppressor);
+        let mut report = judge(&prog, server, &paths, checks, &suppressor, opts.analysis_budget);
         report.analysis_ms = opts.timings.then(|| started.elapsed().as_millis() as u64);
         report
     };
@@ -313,14 +316,15 @@ fn judge(
     paths: &[String],
     checks: &[&'static CheckDef],
     suppressor: &Suppressor,
+    budget: Duration,
 ) -> ServerReport {
     let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
-    let view = ServerView::new(prog, server, paths);
+    let view = ServerView::new(prog, server, paths, budget);
     let checks = checks
         .iter()
         .map(|c| {
             let verdict = if server.hand_written {
-                (c.run)(&view)
+                view.judge(c)
             } else {
                 Verdict::skip(format!("handled by {}", server.sdk.as_deref().unwrap_or("an SDK")))
             };

@@ -111,3 +111,25 @@ fn a_fifty_megabyte_minified_file_is_skipped_by_the_size_cap() {
     assert_eq!(skipped(&report, "bundle.min.js").as_deref(), Some("larger than the 1048576-byte size cap"));
     assert_eq!(report.stats.files_parsed, 0);
 }
+
+/// A server whose analysis outruns its time budget is not a hang: the scan ends,
+/// and no check passes on paths it did not finish following; the reason says so.
+#[test]
+fn an_analysis_over_its_time_budget_skips_what_it_could_not_finish() {
+    let mut opts = ScanOptions::new(vec!["fixtures/rust/many_paths".into()]);
+    opts.analysis_budget = Duration::ZERO;
+    let report = mcp_conform::scan::scan(&opts).expect("scan runs");
+    let server = report.servers.first().expect("the server is still found");
+    assert!(server.checks.iter().all(|c| c.verdict != mcp_conform::check::VerdictKind::Pass), "no pass");
+    assert!(
+        server.checks.iter().any(|c| c.reason.contains("the time budget for one server ran out")),
+        "{:#?}",
+        server.checks.iter().map(|c| &c.reason).collect::<Vec<_>>()
+    );
+    // With the default budget the same server passes.
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec!["fixtures/rust/many_paths".into()])).expect("scan");
+    let passes =
+        report.servers[0].checks.iter().filter(|c| c.verdict == mcp_conform::check::VerdictKind::Pass);
+    assert_eq!(passes.count(), 5);
+}

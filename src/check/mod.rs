@@ -12,7 +12,7 @@ mod ping_support;
 mod version_negotiation;
 
 use crate::group::Server;
-use crate::interp::{Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
+use crate::interp::{Cut, Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
 use crate::model::{FnId, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -145,7 +145,8 @@ pub struct SentReply<'r> {
 
 pub struct ProbeRun {
     pub paths: Vec<PathRun>,
-    pub incomplete: bool,
+    /// The bound that cut the exploration short, if one did.
+    pub cut: Option<Cut>,
 }
 
 impl ProbeRun {
@@ -224,41 +225,84 @@ pub struct ServerView<'p, 'a> {
     pub server: &'p Server,
     pub paths: &'p [String],
     cache: RefCell<HashMap<Probe, Rc<ProbeRun>>>,
+    /// When the analysis of this server must stop.
+    deadline: std::time::Instant,
+    /// The first cut seen by the check running now, and the probe it cut.
+    cut_seen: RefCell<Option<(Cut, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
-    pub fn new(prog: &'p Program<'a>, server: &'p Server, paths: &'p [String]) -> Self {
-        ServerView { prog, server, paths, cache: RefCell::new(HashMap::new()) }
+    /// A server to judge, with `budget` for all of its analysis.
+    pub fn new(
+        prog: &'p Program<'a>,
+        server: &'p Server,
+        paths: &'p [String],
+        budget: std::time::Duration,
+    ) -> Self {
+        ServerView {
+            prog,
+            server,
+            paths,
+            cache: RefCell::new(HashMap::new()),
+            deadline: std::time::Instant::now() + budget,
+            cut_seen: RefCell::new(None),
+        }
+    }
+
+    /// Runs a check. A pass needs every path followed: when a bound cut short a
+    /// probe the check looked at, its pass becomes a skip that says so, and so does
+    /// a skip (the cut is the likelier reason). A failure stands: it rests on a path
+    /// that was followed to its reply.
+    pub fn judge(&self, check: &CheckDef) -> Verdict {
+        self.cut_seen.borrow_mut().take();
+        let verdict = (check.run)(self);
+        match (verdict.kind, self.cut_seen.borrow_mut().take()) {
+            (VerdictKind::Pass | VerdictKind::Skip, Some((cut, probe))) => Verdict::skip(format!(
+                "cannot pass: the analysis of `{}`{} was cut short ({}); no reply on the paths followed proves nothing about the others",
+                probe.method,
+                if probe.has_id { "" } else { " without an id" },
+                cut.describe()
+            )),
+            _ => verdict,
+        }
     }
 
     pub fn probe(&self, probe: Probe) -> Rc<ProbeRun> {
+        let run = self.run_probe(probe.clone());
+        if let Some(cut) = run.cut {
+            self.cut_seen.borrow_mut().get_or_insert((cut, probe));
+        }
+        run
+    }
+
+    fn run_probe(&self, probe: Probe) -> Rc<ProbeRun> {
         if let Some(r) = self.cache.borrow().get(&probe) {
             return r.clone();
         }
         let mut paths = Vec::new();
-        let mut incomplete = false;
+        let mut cut = None;
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
-            let mut interp = Interp::new(self.prog, probe.clone(), anchors);
+            let mut interp = Interp::new(self.prog, probe.clone(), anchors).with_deadline(self.deadline);
             let outs = interp.run(entry.function);
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 let f = self.prog.function(entry.function);
                 eprintln!(
-                    "probe {:?} entry {} ({}) -> {} outcomes, incomplete {}\n{:#?}",
+                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}\n{:#?}",
                     probe,
                     f.name,
                     f.span.line,
                     outs.len(),
-                    interp.incomplete,
+                    interp.cut,
                     outs.iter().map(|o| (&o.value, &o.effects, o.saw_message)).collect::<Vec<_>>()
                 );
             }
             for outcome in outs {
                 paths.push(PathRun { entry: entry.function, http: entry.http, outcome });
             }
-            incomplete |= interp.incomplete;
+            cut = cut.or(interp.cut);
         }
-        let run = Rc::new(ProbeRun { paths, incomplete });
+        let run = Rc::new(ProbeRun { paths, cut });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
     }

@@ -122,7 +122,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 }
             }
-            pending = limit(still, &mut self.incomplete);
+            pending = limit(still, &mut self.cut);
             if pending.is_empty() {
                 break;
             }

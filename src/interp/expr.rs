@@ -1,6 +1,6 @@
 //! Expressions: values, comparisons, lookups and calls on one path.
 
-use super::{HTTP_VERBS, Interp, MAX_PATHS, MAX_STEPS, SINKS, State, Status};
+use super::{HTTP_VERBS, Interp, MAX_PATHS, SINKS, State, Status};
 use crate::model::{Expr, FieldName, FnId, ReplyExpr, Span};
 use crate::value::{Effect, HttpValue, Reply, Value, error_code, join};
 use std::collections::BTreeMap;
@@ -9,9 +9,7 @@ use std::rc::Rc;
 impl<'p, 'a> Interp<'p, 'a> {
     /// Evaluates an expression on one path; control flow inside it may fork the path.
     pub(super) fn eval(&mut self, st: State, e: &Expr) -> Vec<(State, Value)> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
-            self.incomplete = true;
+        if self.out_of_budget() {
             return vec![(st, Value::unknown())];
         }
         match e {
@@ -274,6 +272,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => (s, v),
                 })
                 .collect(),
+            Expr::Named { value, .. } => self.eval(st, value),
             Expr::Opaque(parts) => {
                 let exprs: Vec<&Expr> = parts.iter().collect();
                 self.eval_all(st, &exprs).into_iter().map(|(s, vals)| (s, join(&vals))).collect()
@@ -384,9 +383,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                     next.push((s2, vals));
                 }
             }
+            if next.len() > super::join::JOIN_AT {
+                next = super::join::join_valued(next);
+            }
             if next.len() > MAX_PATHS {
                 next.truncate(MAX_PATHS);
-                self.incomplete = true;
+                self.cut_short(super::Cut::Paths);
             }
             acc = next;
         }
@@ -487,7 +489,18 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some(r) = receiver {
             exprs.push(r);
         }
-        exprs.extend(args.iter());
+        // Named arguments bind by name; their values are evaluated in place.
+        let names: Vec<Option<&str>> = args
+            .iter()
+            .map(|a| match a {
+                Expr::Named { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        exprs.extend(args.iter().map(|a| match a {
+            Expr::Named { value, .. } => value.as_ref(),
+            other => other,
+        }));
         let mut out = Vec::new();
         for (s, mut vals) in self.eval_all(st, &exprs) {
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
@@ -505,6 +518,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let site = |v: &Value| {
                     if anchored { v.with_site(span) } else { v.clone() }
                 };
+                let vals = self.bind(id, vals, &names);
                 let outcomes = self.call_function(id, vals);
                 if outcomes.is_empty() {
                     // Nothing known yet (a recursive call on its first round): go on with an unknown value.
@@ -549,6 +563,51 @@ impl<'p, 'a> Interp<'p, 'a> {
         out
     }
 
+    /// The arguments of a call as the callee's parameters see them: positional ones
+    /// in order, named ones by name, and a parameter left out takes its default.
+    fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
+        let f = self.prog.function(id);
+        if names.iter().all(Option::is_none) && (f.defaults.is_empty() || vals.len() >= f.params.len()) {
+            return vals;
+        }
+        let mut bound: Vec<Option<Value>> = vec![None; f.params.len().max(vals.len())];
+        let mut position = 0;
+        for (v, name) in vals.into_iter().zip(names.iter().copied().chain(std::iter::repeat(None))) {
+            match name {
+                None => {
+                    if position < bound.len() {
+                        bound[position] = Some(v);
+                    }
+                    position += 1;
+                }
+                Some(n) => {
+                    if let Some(i) = f.params.iter().position(|p| p == n) {
+                        bound[i] = Some(v);
+                    }
+                }
+            }
+        }
+        bound
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.unwrap_or_else(|| {
+                    let default = f.params.get(i).and_then(|p| f.defaults.iter().find(|(n, _)| n == p));
+                    match default {
+                        Some((_, e)) => {
+                            let mut results = self.eval(State::new(BTreeMap::new()), e);
+                            match results.len() {
+                                1 => results.pop().map(|(_, v)| v).unwrap_or_else(Value::unknown),
+                                _ => Value::unknown(),
+                            }
+                        }
+                        None => Value::unknown(),
+                    }
+                })
+            })
+            .collect()
+    }
+
     pub(super) fn resolve_callee(&mut self, callee: &str) -> Option<FnId> {
         if callee.contains('.') && !callee.starts_with("self.") && !callee.starts_with("this.") {
             // `obj.method()` on a value we cannot see: only follow unambiguous method names.
@@ -564,6 +623,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             let name = crate::lower::last_segment(callee);
             if let Some(found) = self.prog.resolve_owned(name, owner.as_deref(), self.here()) {
                 return Some(found);
+            }
+            // Rust names the impl's own type: `Self::new` in `impl A` is never `B::new`.
+            let rust = self.prog.file_of(self.here()).language == crate::model::Language::Rust;
+            if rust && owner.is_some() {
+                return None;
             }
         }
         self.prog.resolve(callee, self.here())

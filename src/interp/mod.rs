@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 mod branch;
 mod expr;
+mod join;
 
 /// At most this many paths are followed through one block.
 const MAX_PATHS: usize = 48;
@@ -30,6 +31,34 @@ const MAX_STEPS: usize = 400_000;
 const MAX_RECURSION: usize = 3;
 /// Fixpoint rounds for recursive functions.
 const MAX_ROUNDS: usize = 4;
+
+/// Why an exploration stopped before it had followed every path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cut {
+    /// More paths through one block than [`MAX_PATHS`], even after joining.
+    Paths,
+    /// Calls nested deeper than [`MAX_CALL_DEPTH`].
+    Depth,
+    /// The work bound of one probe.
+    Steps,
+    /// A function recursing with changing arguments, followed [`MAX_RECURSION`] levels.
+    Recursion,
+    /// The server's time budget ran out.
+    Time,
+}
+
+impl Cut {
+    /// What was cut, for a reason a reader sees.
+    pub fn describe(self) -> String {
+        match self {
+            Cut::Paths => format!("more than {MAX_PATHS} distinct paths through one block"),
+            Cut::Depth => format!("calls nested more than {MAX_CALL_DEPTH} deep"),
+            Cut::Steps => format!("more than {MAX_STEPS} evaluation steps for one message"),
+            Cut::Recursion => format!("recursion followed only {MAX_RECURSION} levels deep"),
+            Cut::Time => "the time budget for one server ran out".to_string(),
+        }
+    }
+}
 
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
@@ -109,6 +138,20 @@ impl State {
     fn running(&self) -> bool {
         self.status == Status::Running
     }
+
+    fn returned(&self) -> Option<&Value> {
+        match &self.status {
+            Status::Returned(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn raised(&self) -> Option<&Value> {
+        match &self.status {
+            Status::Raised(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// How one path through a function ended.
@@ -134,9 +177,9 @@ pub struct Interp<'p, 'a> {
     prog: &'p Program<'a>,
     probe: Probe,
     memo: HashMap<(FnId, Vec<Value>), Rc<Vec<Outcome>>>,
-    cut: HashMap<(FnId, Vec<Value>), Rc<Vec<Outcome>>>,
-    cut_used: HashSet<(FnId, Vec<Value>)>,
-    cut_changed: bool,
+    fixpoint: HashMap<(FnId, Vec<Value>), Rc<Vec<Outcome>>>,
+    fixpoint_used: HashSet<(FnId, Vec<Value>)>,
+    fixpoint_changed: bool,
     in_progress: HashSet<(FnId, Vec<Value>)>,
     globals_cache: HashMap<(String, u32), Value>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
@@ -147,8 +190,10 @@ pub struct Interp<'p, 'a> {
     steps: usize,
     /// Function bodies evaluated (not answered from the memo), over the whole run.
     pub calls: usize,
-    /// Set when a bound stopped the exploration early.
-    pub incomplete: bool,
+    /// Set when a bound stopped the exploration early: the first bound hit.
+    pub cut: Option<Cut>,
+    /// When the server's time budget runs out.
+    deadline: Option<std::time::Instant>,
     /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
     trace: bool,
     touched_id: bool,
@@ -165,33 +210,70 @@ impl<'p, 'a> Interp<'p, 'a> {
             prog,
             probe,
             memo: HashMap::default(),
-            cut: HashMap::default(),
-            cut_used: HashSet::default(),
-            cut_changed: false,
+            fixpoint: HashMap::default(),
+            fixpoint_used: HashSet::default(),
+            fixpoint_changed: false,
             in_progress: HashSet::default(),
             globals_cache: HashMap::default(),
             depth: 0,
             steps: 0,
             calls: 0,
-            incomplete: false,
+            cut: None,
+            deadline: None,
             touched_id: false,
             touched_method: false,
             touched_prefix: false,
         }
     }
 
+    /// Stops exploring when `deadline` passes (the server's time budget).
+    pub fn with_deadline(mut self, deadline: std::time::Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// Notes that a bound cut the exploration short (the first one is kept).
+    fn cut_short(&mut self, why: Cut) {
+        self.cut.get_or_insert(why);
+    }
+
+    /// Whether the work bound or the time budget is used up; checked as steps are taken.
+    fn out_of_budget(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            self.cut_short(Cut::Steps);
+            return true;
+        }
+        if self.steps.is_multiple_of(1024)
+            && let Some(deadline) = self.deadline
+            && std::time::Instant::now() > deadline
+        {
+            self.cut = Some(Cut::Time);
+            self.steps = MAX_STEPS + 1;
+            return true;
+        }
+        false
+    }
+
     /// Runs an entry function with unknown arguments; returns how each path ended.
     pub fn run(&mut self, entry: FnId) -> Vec<Outcome> {
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            self.cut = Some(Cut::Time);
+            return Vec::new();
+        }
         let params = self.prog.function(entry).params.len();
         let args = vec![Value::unknown(); params];
         let mut outcomes = Rc::new(Vec::new());
         for _ in 0..MAX_ROUNDS {
             self.memo.clear();
             self.in_progress.clear();
-            self.cut_changed = false;
+            self.fixpoint_changed = false;
+            if self.cut == Some(Cut::Time) {
+                break;
+            }
             self.steps = 0;
             outcomes = self.call_function(entry, args.clone());
-            if !self.cut_changed {
+            if !self.fixpoint_changed {
                 break;
             }
         }
@@ -205,13 +287,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         if self.in_progress.contains(&key) || self.depth >= MAX_CALL_DEPTH {
             if self.depth >= MAX_CALL_DEPTH {
-                self.incomplete = true;
+                self.cut_short(Cut::Depth);
             }
-            self.cut_used.insert(key.clone());
-            return self.cut.get(&key).cloned().unwrap_or_default();
+            self.fixpoint_used.insert(key.clone());
+            return self.fixpoint.get(&key).cloned().unwrap_or_default();
         }
         if self.stack.iter().filter(|&&f| f == id).count() >= MAX_RECURSION {
-            self.incomplete = true;
+            self.cut_short(Cut::Recursion);
             return Rc::default();
         }
         if self.trace {
@@ -272,9 +354,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.stack.pop();
         self.depth -= 1;
         self.in_progress.remove(&key);
-        if self.cut_used.contains(&key) && self.cut.get(&key) != Some(&outcomes) {
-            self.cut.insert(key.clone(), outcomes.clone());
-            self.cut_changed = true;
+        if self.fixpoint_used.contains(&key) && self.fixpoint.get(&key) != Some(&outcomes) {
+            self.fixpoint.insert(key.clone(), outcomes.clone());
+            self.fixpoint_changed = true;
         }
         self.memo.insert(key, outcomes.clone());
         outcomes
@@ -291,7 +373,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     next.push(s);
                 }
             }
-            states = limit(next, &mut self.incomplete);
+            states = limit(next, &mut self.cut);
             if states.iter().all(|s| !s.running()) {
                 break;
             }
@@ -394,14 +476,23 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
     }
 }
 
-fn limit(mut states: Vec<State>, incomplete: &mut bool) -> Vec<State> {
+/// Keeps the paths of a block few: duplicates go, paths that did the same things
+/// are joined, and only if that is not enough are some dropped (and the run marked
+/// incomplete).
+fn limit(mut states: Vec<State>, cut: &mut Option<Cut>) -> Vec<State> {
     if states.len() > 1 {
         states.sort();
         states.dedup();
     }
+    if states.len() > join::JOIN_AT {
+        states = join::join_paths(states);
+    }
+    if states.len() > MAX_PATHS {
+        states = join::join_outcomes(states);
+    }
     if states.len() > MAX_PATHS {
         states.truncate(MAX_PATHS);
-        *incomplete = true;
+        cut.get_or_insert(Cut::Paths);
     }
     states
 }
@@ -427,6 +518,6 @@ mod tests {
         let mut interp = Interp::new(&prog, Probe::request("ping"), HashSet::default());
         interp.run(walk);
         assert!(interp.calls <= 2usize.pow(MAX_RECURSION as u32), "{} calls", interp.calls);
-        assert!(interp.incomplete, "the cut is recorded");
+        assert_eq!(interp.cut, Some(Cut::Recursion), "the cut is recorded");
     }
 }

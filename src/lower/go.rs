@@ -128,7 +128,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         params.extend(p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()));
     }
     let body = node.child_by_field_name("body");
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| {
         block(ctx, body, facts)
     });
 }

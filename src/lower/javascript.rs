@@ -281,7 +281,7 @@ fn function(
     // Next.js route handlers: `export async function POST(request)`.
     let http_route = name == "POST";
     let body = node.child_by_field_name("body");
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match body {
+    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],

@@ -102,6 +102,19 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// A function's parameters: their names in order, and the defaults of those that have one.
+#[derive(Default)]
+pub struct Params {
+    pub names: Vec<String>,
+    pub defaults: Vec<(String, Expr)>,
+}
+
+impl From<Vec<String>> for Params {
+    fn from(names: Vec<String>) -> Self {
+        Params { names, defaults: Vec::new() }
+    }
+}
+
 /// Lowers a function's body with `lower_body` and records the function; whether
 /// the body touches standard input is noted on the function, not its parent.
 #[allow(clippy::too_many_arguments)]
@@ -111,7 +124,7 @@ pub fn push_function(
     node: Node,
     name: String,
     owner: Option<&str>,
-    params: Vec<String>,
+    params: Params,
     http_route: bool,
     lower_body: impl FnOnce(&mut Ctx, &mut FileFacts) -> crate::model::Block,
 ) {
@@ -121,7 +134,8 @@ pub fn push_function(
     facts.functions.push(crate::model::Function {
         name,
         owner: owner.map(str::to_string),
-        params,
+        params: params.names,
+        defaults: params.defaults,
         body,
         span: ctx.span(node),
         http_route,
@@ -145,6 +159,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         name: "<module>".into(),
         owner: None,
         params: Vec::new(),
+        defaults: Vec::new(),
         body,
         span: ctx.span(root),
         http_route,
@@ -392,7 +407,7 @@ pub fn call(
         return Expr::Object { entries: vec![("code".to_string(), Expr::Int(code))], span };
     }
     let mut all_args = args;
-    all_args.extend(keywords.into_iter().map(|(_, v)| v));
+    all_args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
     Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
 }
 

@@ -151,7 +151,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         .collect();
     let b = node.child_by_field_name("body");
     let outer_http = std::mem::take(&mut ctx.saw_http);
-    super::push_function(ctx, facts, node, name, owner, params, false, |ctx, facts| match b {
+    super::push_function(ctx, facts, node, name, owner, params.into(), false, |ctx, facts| match b {
         Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],

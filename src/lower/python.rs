@@ -139,7 +139,13 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 out.push(Stmt::SetInitialized { span });
             }
-            if matches!(left.kind(), "identifier" | "attribute") {
+            // `reply["result"] = value` writes a member of the object a name holds.
+            let member = left.kind() == "subscript"
+                && left.child_by_field_name("subscript").is_some_and(|k| k.kind() == "string")
+                && left
+                    .child_by_field_name("value")
+                    .is_some_and(|v| matches!(v.kind(), "identifier" | "subscript"));
+            if matches!(left.kind(), "identifier" | "attribute") || member {
                 out.push(Stmt::Assign { target, value, span });
             } else {
                 out.push(Stmt::Expr(value));
@@ -219,22 +225,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             }
         }
     }
-    let params = node
-        .child_by_field_name("parameters")
-        .map(|p| {
-            children(p)
-                .into_iter()
-                .filter_map(|c| match c.kind() {
-                    "identifier" => Some(ctx.text(c).to_string()),
-                    _ => c
-                        .child_by_field_name("name")
-                        .or_else(|| c.named_child(0))
-                        .map(|n| ctx.text(n).to_string()),
-                })
-                .filter(|p| p != "self" && p != "cls")
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut params = super::Params::default();
+    for c in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+        let name = match c.kind() {
+            "identifier" => Some(ctx.text(c).to_string()),
+            _ => c.child_by_field_name("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
+        };
+        let Some(name) = name.filter(|p| p != "self" && p != "cls") else { continue };
+        if let Some(default) = c.child_by_field_name("value")
+            && matches!(c.kind(), "default_parameter" | "typed_default_parameter")
+        {
+            params.defaults.push((name.clone(), expr(ctx, default)));
+        }
+        params.names.push(name);
+    }
     let body = node.child_by_field_name("body");
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
         block_of(ctx, body, facts, owner)

@@ -73,7 +73,7 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
     let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
     let params_node = node.child_by_field_name("parameters");
-    let params = params_node
+    let params: Vec<String> = params_node
         .map(|p| {
             children(p)
                 .into_iter()
@@ -92,7 +92,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .collect::<String>();
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
     let body = node.child_by_field_name("body");
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| {
         body.map(|b| block(ctx, b, facts)).unwrap_or_default()
     });
 }
