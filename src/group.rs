@@ -67,8 +67,14 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         Expr::Match { arms, span, .. } => {
             for arm in arms {
                 for p in &arm.patterns {
-                    if let Pattern::Str(s) = p {
-                        note(s, Some(*span), &mut names);
+                    match p {
+                        Pattern::Str(s) => note(s, Some(*span), &mut names),
+                        Pattern::Const(c) => {
+                            if let Some(Expr::Str(s)) = prog.constant(c, id) {
+                                note(s, Some(*span), &mut names);
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -77,8 +83,14 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
             cond.walk(&mut |c| match c {
                 Expr::Eq { left, right, .. } => {
                     for side in [left, right] {
-                        if let Expr::Str(s) = side.as_ref() {
-                            note(s, Some(*span), &mut names);
+                        match side.as_ref() {
+                            Expr::Str(s) => note(s, Some(*span), &mut names),
+                            Expr::Var(c) => {
+                                if let Some(Expr::Str(s)) = prog.constant(c, id) {
+                                    note(s, Some(*span), &mut names);
+                                }
+                            }
+                            _ => {}
                         }
                     }
                 }

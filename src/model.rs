@@ -61,12 +61,16 @@ pub enum Stmt {
     Return { value: Option<Expr>, span: Span },
     /// `raise`/`throw`/`panic!`.
     Raise { value: Expr, span: Span },
+    /// `xs.append(v)`, `xs.push(v)`, `$xs[] = $v`: adds an item to the list a name holds.
+    Push { target: String, value: Expr, span: Span },
     /// The value of a block used as an expression (Rust tail expressions).
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
     LeaveLoop,
     /// Sets a flag whose name says the session is initialized.
     SetInitialized { span: Span },
+    /// `a, b := f()`, `(a, b) = t`: each target takes its element of a tuple value.
+    Destructure { targets: Vec<String>, value: Expr, span: Span },
 }
 
 #[derive(Debug, Clone)]
@@ -131,10 +135,18 @@ pub enum Expr {
     },
     /// `x is None`, `x.is_none()`, `x === undefined`, `x == nil`.
     IsNull(Box<Expr>),
+    /// `len(x) == 0`, `x.length === 0`, `empty($x)`: no items (or no value at all).
+    IsEmpty(Box<Expr>),
     /// `"key" in obj`, `isset($o['key'])`, `obj.contains_key("key")`.
     HasKey {
         object: Box<Expr>,
         key: String,
+    },
+    /// `a < b`, `a >= b`: an order comparison, decided on integers.
+    Compare {
+        op: Order,
+        left: Box<Expr>,
+        right: Box<Expr>,
     },
     /// `item in collection`, `collection.contains(item)`.
     Member {
@@ -195,11 +207,44 @@ pub enum Expr {
     Opaque(Vec<Expr>),
 }
 
+/// The order comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+}
+
+impl Order {
+    /// The comparison an operator writes (`<`, `<=`, `>`, `>=`).
+    pub fn of(op: &str) -> Option<Order> {
+        Some(match op {
+            "<" => Order::Less,
+            "<=" => Order::LessOrEqual,
+            ">" => Order::Greater,
+            ">=" => Order::GreaterOrEqual,
+            _ => return None,
+        })
+    }
+
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Order::Less => a < b,
+            Order::LessOrEqual => a <= b,
+            Order::Greater => a > b,
+            Order::GreaterOrEqual => a >= b,
+        }
+    }
+}
+
 /// The fields that matter to the checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldName {
     Method,
     Id,
+    /// The envelope's `jsonrpc` member: `"2.0"` in every well-formed message.
+    Jsonrpc,
     ProtocolVersion,
     /// A reply's `result`.
     Result,
@@ -229,6 +274,9 @@ pub enum Pattern {
     Int(i64),
     /// `_`, `default:`, or a binding that takes anything (`other`).
     Any(Option<String>),
+    /// A named constant matched by value: `case MethodPing:`, `Methods::PING =>`,
+    /// `case self::PING:`. Resolved where the name is defined.
+    Const(String),
     /// `Ok(x)`, `Err(e)`, `Some(x)`, `None`.
     Variant {
         name: String,
@@ -383,6 +431,7 @@ impl Expr {
                 args.iter().for_each(|a| a.walk(f));
             }
             Expr::Eq { left: a, right: b, .. }
+            | Expr::Compare { left: a, right: b, .. }
             | Expr::Member { item: a, collection: b }
             | Expr::Lookup { collection: a, key: b }
             | Expr::And(a, b)
@@ -391,6 +440,7 @@ impl Expr {
                 b.walk(f);
             }
             Expr::IsNull(x)
+            | Expr::IsEmpty(x)
             | Expr::Not(x)
             | Expr::Propagate(x)
             | Expr::HasKey { object: x, .. }
@@ -429,6 +479,8 @@ pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
             | Stmt::Expr(e)
             | Stmt::Raise { value: e, .. }
             | Stmt::Yield(e)
+            | Stmt::Destructure { value: e, .. }
+            | Stmt::Push { value: e, .. }
             | Stmt::Return { value: Some(e), .. } => e.walk(f),
             Stmt::Return { value: None, .. } | Stmt::LeaveLoop | Stmt::SetInitialized { .. } => {}
         }

@@ -255,6 +255,29 @@ impl<'a> Program<'a> {
         (assignments == 1).then_some(chosen)
     }
 
+    /// The literal a named constant stands for, as seen from `from`: a module-level
+    /// or class constant (`MethodPing`, `self::PING`, `Method.Ping`), a member of a
+    /// constant object (`METHODS.PING`), or a package- or module-qualified name
+    /// (`mcp.MethodPing`, `methods::PING`) defined in a related file.
+    pub fn constant(&self, name: &str, from: FnId) -> Option<&'a Expr> {
+        let literal = |e: &'a Expr| matches!(e, Expr::Str(_) | Expr::Int(_)).then_some(e);
+        if let Some(e) = self.global(name, from) {
+            return literal(e);
+        }
+        let (base, member) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
+        if let Some(Expr::Object { entries, .. }) = self.global(base, from) {
+            return entries.iter().find(|(k, _)| k == member).and_then(|(_, v)| literal(v));
+        }
+        // `pkg.Name` / `module::NAME`: the name as its own module defines it.
+        let base_is_type = base.rsplit(['.', ':']).next().is_some_and(|b| b.starts_with(char::is_uppercase));
+        if base_is_type {
+            return self
+                .global(&format!("{}.{member}", crate::lower::last_segment(base)), from)
+                .and_then(literal);
+        }
+        self.global(member, from).and_then(literal)
+    }
+
     /// Registrations visible from `from`.
     fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered<'a>> {
         let here = self.file_of(from).path.as_str();

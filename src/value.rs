@@ -104,6 +104,18 @@ impl Value {
         }
     }
 
+    /// Whether the value has no items: an empty list, object or string, or no value.
+    pub(crate) fn is_empty(&self) -> Option<bool> {
+        match self {
+            Value::Null | Value::NoId => Some(true),
+            Value::Array(items) => Some(items.is_empty()),
+            Value::Object(entries) => Some(entries.is_empty()),
+            Value::Str(s) => Some(s.is_empty()),
+            Value::Id | Value::Method(_) | Value::Reply(_) => Some(false),
+            _ => None,
+        }
+    }
+
     pub(crate) fn truthy(&self) -> Option<bool> {
         match self {
             Value::Null | Value::NoId => Some(false),
@@ -204,7 +216,7 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
             }
             let object = Value::Object(Rc::new(entries));
             // Members that make an object a JSON-RPC reply turn it into one.
-            promote(object)
+            promote(object, crate::model::Span::default())
         }
         // PHP builds maps from an empty `array()` member by member.
         Value::Array(items) if items.is_empty() => {
@@ -227,16 +239,20 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
     }
 }
 
-/// An object with `jsonrpc`/`id` and `result`/`error` members is a reply.
-fn promote(object: Value) -> Value {
+/// An object with `jsonrpc`/`id` and `result`/`error` members is a reply. With both
+/// members, the one that is not null decides; an error that may or may not be null
+/// beside a known result is taken as the result (a witness needs a known error).
+pub(crate) fn promote(object: Value, span: crate::model::Span) -> Value {
     let Value::Object(entries) = &object else { return object };
     let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
     if get("jsonrpc").is_none() && get("id").is_none() {
         return object;
     }
     let id = get("id").unwrap_or(Value::Null);
-    let span = crate::model::Span::default();
-    if let Some(e) = get("error").filter(|e| !matches!(e, Value::Null)) {
+    let result_known = get("result").is_some_and(|r| r.is_nullish() == Some(false));
+    let error = get("error").filter(|e| e.is_nullish() != Some(true));
+    let error = error.filter(|e| !(result_known && e.is_nullish().is_none()));
+    if let Some(e) = error {
         return Value::Reply(Rc::new(Reply {
             id,
             result: None,

@@ -176,11 +176,30 @@ impl ProbeRun {
     /// returned or written, or the bare returned value when there is none.
     pub fn http_answers(&self) -> Vec<HttpAnswer> {
         let mut out = Vec::new();
+        // Paths that never looked at the message, beside paths that did, are the
+        // handler's own failures (a body it could not read): not the answer to it.
+        let looked = self.paths.iter().any(|p| p.http && p.outcome.saw_message);
         for path in self.paths.iter().filter(|p| p.http && !p.outcome.raised) {
-            let emitted = path.outcome.effects.iter().find_map(|e| match e {
-                Effect::Emit { value, .. } => value.http(),
-                _ => None,
-            });
+            if looked && !path.outcome.saw_message {
+                continue;
+            }
+            // A status and a body may be written separately (`WriteHeader(202)`, then
+            // `Write(body)`): the answer is the first status with the first body.
+            let mut emitted: Option<HttpValue> = None;
+            for e in &path.outcome.effects {
+                let Effect::Emit { value, .. } = e else { continue };
+                let Some(h) = value.http() else { continue };
+                match &mut emitted {
+                    None => emitted = Some((*h).clone()),
+                    Some(first) => {
+                        first.status = first.status.or(h.status);
+                        if first.body.is_none() {
+                            first.body = h.body.clone();
+                        }
+                    }
+                }
+            }
+            let emitted = emitted.map(Rc::new);
             let answer = match (&path.outcome.value, emitted.as_ref()) {
                 (Value::Http(h), _) | (_, Some(h)) => HttpAnswer::Response(h.clone()),
                 (Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),

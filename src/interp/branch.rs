@@ -74,8 +74,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut pending = vec![st];
         for arm in arms {
             let mut still = Vec::new();
+            let patterns = self.resolve_patterns(&arm.patterns);
             for s in pending {
-                let (truth, binding) = match_arm(subject, &arm.patterns);
+                let (truth, binding) = match_arm(subject, &patterns);
                 if truth == Some(false) {
                     still.push(s);
                     continue;
@@ -95,7 +96,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     taken.note_route(arm.span, true);
                 }
                 if truth.is_none() {
-                    refine_variant(&mut taken, subject_expr, &arm.patterns);
+                    refine_variant(&mut taken, subject_expr, &patterns);
                     still.push(s);
                 }
                 let guarded: Vec<State> = match &arm.guard {
@@ -129,6 +130,23 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         out.extend(pending.into_iter().map(|s| (s, Value::Null)));
         out
+    }
+}
+
+impl<'p, 'a> Interp<'p, 'a> {
+    /// An arm's patterns with named constants replaced by their literals.
+    fn resolve_patterns(&mut self, patterns: &[Pattern]) -> Vec<Pattern> {
+        patterns
+            .iter()
+            .map(|p| match p {
+                Pattern::Const(name) => match self.prog.constant(name, self.here()) {
+                    Some(Expr::Str(s)) => Pattern::Str(s.clone()),
+                    Some(Expr::Int(n)) => Pattern::Int(*n),
+                    _ => Pattern::Unknown,
+                },
+                other => other.clone(),
+            })
+            .collect()
     }
 }
 
@@ -174,7 +192,8 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value
                 _ => (None, bind(v.clone())),
             }
         }
-        Pattern::Unknown => (None, None),
+        // Resolved to its value before matching (see `eval_match`); one left is unknown.
+        Pattern::Const(_) | Pattern::Unknown => (None, None),
     }
 }
 
@@ -207,9 +226,16 @@ fn refine_variant(st: &mut State, subject: &Expr, patterns: &[Pattern]) {
 }
 
 fn mark_checked(st: &mut State, e: &Expr) {
+    // The field itself (`params.ProtocolVersion in SUPPORTED`): re-reads are checked too.
+    if let Expr::Field { name: crate::model::FieldName::ProtocolVersion, .. } = e {
+        st.version_checked = true;
+    }
     if let Expr::Var(name) = e
         && let Some(v) = st.env.get_mut(name)
     {
+        if matches!(v, Value::ClientVersion { .. }) {
+            st.version_checked = true;
+        }
         *v = checked(v);
     }
 }

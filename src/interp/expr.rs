@@ -18,14 +18,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Int(n) => vec![(st, Value::Int(*n))],
             Expr::Str(s) => vec![(st, Value::Str(s.clone()))],
             Expr::Field { object: None, name } => {
-                let v = self.field(*name);
+                let v = checked_version(&st, self.field(*name));
                 vec![(st, v)]
             }
             Expr::Field { object: Some(object), name } => self
                 .eval(st, object)
                 .into_iter()
                 .map(|(s, o)| {
-                    let v = self.field_of(&o, *name);
+                    let v = checked_version(&s, self.field_of(&o, *name));
                     (s, v)
                 })
                 .collect(),
@@ -38,7 +38,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let v = self.prog.resolve(name, self.here()).map(Value::Func).unwrap_or_else(Value::unknown);
                 vec![(st, v)]
             }
-            Expr::Object { entries, .. } => {
+            Expr::Object { entries, span } => {
                 let exprs: Vec<&Expr> = entries.iter().map(|(_, v)| v).collect();
                 self.eval_all(st, &exprs)
                     .into_iter()
@@ -48,7 +48,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                             .map(|(k, _)| k.clone())
                             .zip(vals.into_iter().map(shallow))
                             .collect();
-                        (s, Value::Object(Rc::new(obj)))
+                        (s, crate::value::promote(Value::Object(Rc::new(obj)), *span))
                     })
                     .collect()
             }
@@ -119,6 +119,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                         (v, _) => v,
                     }
                 })
+            }
+            Expr::Compare { op, left, right } => {
+                let op = *op;
+                self.eval_pair(st, left, right, move |_, l, r| match (l, r) {
+                    (Value::Int(a), Value::Int(b)) => Value::Bool(op.holds(*a, *b)),
+                    _ => Value::unknown(),
+                })
+            }
+            Expr::IsEmpty(x) => {
+                let out = self.eval(st, x);
+                out.into_iter()
+                    .map(|(s, v)| {
+                        self.note_touch(&v);
+                        (s, v.is_empty().map(Value::Bool).unwrap_or_else(Value::unknown))
+                    })
+                    .collect()
             }
             Expr::IsNull(x) => self
                 .eval(st, x)
@@ -292,6 +308,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if self.probe.has_id { Value::Id } else { Value::NoId }
             }
             FieldName::ProtocolVersion => Value::ClientVersion { checked: false },
+            // Probes are well-formed: their envelope says `"jsonrpc": "2.0"`.
+            FieldName::Jsonrpc => Value::Str("2.0".into()),
             FieldName::Result | FieldName::Error => Value::unknown(),
         }
     }
@@ -301,6 +319,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let key = match f {
             FieldName::Method => "method",
             FieldName::Id => "id",
+            FieldName::Jsonrpc => "jsonrpc",
             FieldName::ProtocolVersion => "protocolVersion",
             FieldName::Result => "result",
             FieldName::Error => "error",
@@ -354,6 +373,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             };
             self.globals_cache.insert(key, v.clone());
             return v;
+        }
+        if (name.contains('.') || name.contains("::"))
+            && let Some(literal) = self.prog.constant(name, self.here())
+        {
+            let mut results = self.eval(State::new(BTreeMap::new()), literal);
+            if let Some((_, v)) = results.pop() {
+                return v;
+            }
         }
         if let Some(id) =
             self.prog.resolve(name, self.here()).filter(|_| !name.contains('.') || name.starts_with("self."))
@@ -445,6 +472,16 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn lookup(&mut self, collection: &Value, key: &Value) -> Value {
+        if let (Value::Array(items), Value::Int(i)) = (collection, key) {
+            return usize::try_from(*i)
+                .ok()
+                .and_then(|i| items.get(i).cloned())
+                .unwrap_or_else(Value::unknown);
+        }
+        // An element of a list the scan could not follow is one of the values it carries.
+        if let (Value::Unknown(parts), Value::Int(_)) = (collection, key) {
+            return Value::Unknown(parts.clone());
+        }
         let k = match key {
             Value::Method(m) => m.clone(),
             Value::Str(s) => s.clone(),
@@ -547,6 +584,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             let name = crate::lower::last_segment(callee);
+            if let Some(v) = builtin(callee, &vals) {
+                out.push((s, v));
+                continue;
+            }
             let mut all = vals;
             all.extend(recv);
             let mut s = s;
@@ -642,6 +683,33 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// The function being evaluated.
     pub(super) fn here(&self) -> FnId {
         self.stack.last().copied().unwrap_or(0)
+    }
+}
+
+/// The client's version read on a path where it was already found supported is checked.
+fn checked_version(st: &State, v: Value) -> Value {
+    match v {
+        Value::ClientVersion { checked: false } if st.version_checked => {
+            Value::ClientVersion { checked: true }
+        }
+        other => other,
+    }
+}
+
+/// The value of a call to a language builtin on lists, when it is not a function of
+/// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
+fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
+    match (callee, args) {
+        // Appending to a nil slice makes one.
+        ("append", [Value::Null, rest @ ..]) => Some(Value::Array(Rc::new(rest.to_vec()))),
+        ("append", [Value::Array(items), rest @ ..]) => {
+            let mut items = items.as_ref().clone();
+            items.extend(rest.iter().cloned());
+            Some(Value::Array(Rc::new(items)))
+        }
+        ("len", [Value::Array(items)]) => Some(Value::Int(items.len() as i64)),
+        ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
+        _ => None,
     }
 }
 

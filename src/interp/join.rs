@@ -21,6 +21,7 @@ fn same_course(a: &State, b: &State) -> bool {
         && a.prefix_check == b.prefix_check
         && a.saw_message == b.saw_message
         && a.route == b.route
+        && a.version_checked == b.version_checked
 }
 
 /// Like [`same_course`], but paths that have ended are joined only when they ended
@@ -28,6 +29,7 @@ fn same_course(a: &State, b: &State) -> bool {
 fn same_outcome(a: &State, b: &State) -> bool {
     a.effects == b.effects
         && a.saw_message == b.saw_message
+        && a.version_checked == b.version_checked
         && a.yielded.is_some() == b.yielded.is_some()
         && match (&a.status, &b.status) {
             (Status::Running, Status::Running) | (Status::LeftLoop, Status::LeftLoop) => true,

@@ -112,6 +112,9 @@ struct State {
     saw_message: bool,
     /// The method decisions taken on this path, in order: which way the message was routed.
     route: Vec<(Span, bool)>,
+    /// The client's `protocolVersion` was found in a supported set on this path: a read
+    /// of it from here on is a checked version.
+    version_checked: bool,
 }
 
 impl State {
@@ -126,6 +129,7 @@ impl State {
             prefix_check: None,
             saw_message: false,
             route: Vec::new(),
+            version_checked: false,
         }
     }
     /// Records a method decision; long routes keep their start.
@@ -434,6 +438,42 @@ impl<'p, 'a> Interp<'p, 'a> {
                 s.status = Status::LeftLoop;
                 vec![s]
             }
+            Stmt::Push { target, value, .. } => self
+                .eval(st, value)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    let list = match s.env.get(target.as_str()) {
+                        Some(Value::Array(items)) => {
+                            let mut items = items.as_ref().clone();
+                            items.push(v);
+                            Value::Array(std::rc::Rc::new(items))
+                        }
+                        // A list the scan cannot see: what it holds now is unknown, but it
+                        // carries the value pushed.
+                        Some(other) => crate::value::join(&[other.clone(), v]),
+                        None => crate::value::join(&[v]),
+                    };
+                    assign(&mut s.env, target, list);
+                    s
+                })
+                .collect(),
+            Stmt::Destructure { targets, value, .. } => self
+                .eval(st, value)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    for (i, target) in targets.iter().enumerate() {
+                        let element = match &v {
+                            Value::Array(items) => items.get(i).cloned().unwrap_or_else(Value::unknown),
+                            // A value that is not a tuple: its parts are unknown, but the
+                            // first target carries what it carries.
+                            other if i == 0 => other.clone(),
+                            _ => Value::unknown(),
+                        };
+                        assign(&mut s.env, target, element);
+                    }
+                    s
+                })
+                .collect(),
             Stmt::SetInitialized { span } => {
                 let mut s = st;
                 s.effects.push(Effect::SetInitialized(*span));

@@ -110,6 +110,20 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
         let names: Vec<String> =
             spec.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
         let values: Vec<Node> = spec.child_by_field_name("value").map(children).unwrap_or_default();
+        if values.is_empty() {
+            // `var rpcErr *RPCError`: a variable starts as its type's zero value.
+            let zero =
+                spec.child_by_field_name("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
+            for name in names {
+                out.push(Stmt::Assign { target: name, value: zero.clone(), span: ctx.span(spec) });
+            }
+            continue;
+        }
+        if names.len() > 1 && values.len() == 1 {
+            let value = expr(ctx, values[0], facts);
+            out.push(Stmt::Destructure { targets: names, value, span: ctx.span(spec) });
+            continue;
+        }
         for (name, value) in names.into_iter().zip(values) {
             let value = expr(ctx, value, facts);
             out.push(Stmt::Assign { target: name, value, span: ctx.span(spec) });
@@ -117,20 +131,89 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
     }
 }
 
+/// The zero value of a Go type: nil for pointers, interfaces, maps, slices, funcs
+/// and channels; "" and 0 and false for the basic types; unknown for structs.
+fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
+    match ty.kind() {
+        "pointer_type" | "interface_type" | "map_type" | "slice_type" | "function_type" | "channel_type" => {
+            Expr::Null
+        }
+        "type_identifier" => match ctx.text(ty) {
+            "any" | "error" => Expr::Null,
+            "string" => Expr::Str(String::new()),
+            "bool" => Expr::Bool(false),
+            "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32"
+            | "uint64" | "float32" | "float64" | "byte" | "rune" => Expr::Int(0),
+            _ => Expr::unknown(),
+        },
+        "qualified_type" if ctx.text(ty) == "json.RawMessage" => Expr::Null,
+        _ => Expr::unknown(),
+    }
+}
+
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let params_node = node.child_by_field_name("parameters");
     let mut params = Vec::new();
     let mut http_route = false;
+    let mut requests = Vec::new();
+    let mut writers = Vec::new();
     for p in params_node.map(children).unwrap_or_default() {
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
         http_route |= ty.contains("ResponseWriter");
         let mut cursor = p.walk();
-        params.extend(p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()));
+        let names: Vec<String> =
+            p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
+        if ty.ends_with("http.Request") {
+            requests.extend(names.iter().cloned());
+        }
+        if ty.ends_with("http.ResponseWriter") {
+            writers.extend(names.iter().cloned());
+        }
+        params.extend(names);
+    }
+    // `func f() (reqs []Req, batch bool, err error)`: named results start at their zero value.
+    let mut results = Vec::new();
+    let mut prologue = Vec::new();
+    if let Some(list) = node.child_by_field_name("result").filter(|r| r.kind() == "parameter_list") {
+        for p in children(list) {
+            let zero =
+                p.child_by_field_name("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
+            let mut cursor = p.walk();
+            for n in p.children_by_field_name("name", &mut cursor) {
+                results.push(ctx.text(n).to_string());
+                prologue.push(Stmt::Assign {
+                    target: ctx.text(n).to_string(),
+                    value: zero.clone(),
+                    span: ctx.span(n),
+                });
+            }
+        }
     }
     let body = node.child_by_field_name("body");
+    let saved = (
+        std::mem::replace(&mut ctx.http_requests, requests),
+        std::mem::replace(&mut ctx.http_writers, writers),
+        std::mem::replace(&mut ctx.named_results, results),
+    );
     super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| {
-        block(ctx, body, facts)
+        prologue.extend(block(ctx, body, facts));
+        prologue
     });
+    (ctx.http_requests, ctx.http_writers, ctx.named_results) = saved;
+}
+
+/// Go's `net/http` method constants.
+fn http_method_constant(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "http.MethodGet" => "GET",
+        "http.MethodPost" => "POST",
+        "http.MethodPut" => "PUT",
+        "http.MethodPatch" => "PATCH",
+        "http.MethodDelete" => "DELETE",
+        "http.MethodHead" => "HEAD",
+        "http.MethodOptions" => "OPTIONS",
+        _ => return None,
+    })
 }
 
 /// A function literal: lowered on its own, referred to by a made-up name.
@@ -175,9 +258,17 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         "return_statement" => {
             let values: Vec<Node> = node.named_child(0).map(children).unwrap_or_default();
             let value = match values.as_slice() {
+                // A bare `return` in a function with named results returns them.
+                [] if !ctx.named_results.is_empty() => Some(match ctx.named_results.as_slice() {
+                    [one] => Expr::Var(one.clone()),
+                    many => Expr::Array { items: many.iter().map(|n| Expr::Var(n.clone())).collect(), span },
+                }),
                 [] => None,
                 [one] => Some(expr(ctx, *one, facts)),
-                many => Some(Expr::opaque(many.iter().map(|v| expr(ctx, *v, facts)).collect())),
+                // `return result, nil`: a tuple the caller takes apart.
+                many => {
+                    Some(Expr::Array { items: many.iter().map(|v| expr(ctx, *v, facts)).collect(), span })
+                }
             };
             out.push(Stmt::Return { value, span });
         }
@@ -229,12 +320,11 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
                 out.push(Stmt::Assign { target, value, span });
             }
         }
-        // `result, err := s.handle(req)`: the first value carries what matters.
+        // `result, err := s.handle(req)`: each target takes its element of the tuple.
         (targets, [one]) => {
             let value = expr(ctx, *one, facts);
-            if let Some(first) = targets.first() {
-                out.push(Stmt::Assign { target: ctx.text(*first).to_string(), value, span });
-            }
+            let targets = targets.iter().map(|t| ctx.text(*t).to_string()).collect();
+            out.push(Stmt::Destructure { targets, value, span });
         }
         _ => {}
     }
@@ -276,11 +366,7 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 .map(children)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|v| match expr(ctx, v, facts) {
-                    Expr::Str(s) => Pattern::Str(s),
-                    Expr::Int(n) => Pattern::Int(n),
-                    _ => Pattern::Unknown,
-                })
+                .map(|v| super::case_pattern(expr(ctx, v, facts)))
                 .collect(),
             "default_case" => vec![Pattern::Any(None)],
             _ => continue,
@@ -321,6 +407,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 && let Some(status) = status_by_name(t)
             {
                 return Expr::Int(i64::from(status));
+            }
+            if let Some(verb) = http_method_constant(t) {
+                return Expr::Str(verb.into());
+            }
+            // `r.Method` on the `*http.Request`: the HTTP verb. Probes arrive by POST.
+            let operand_text = node.child_by_field_name("operand").map(|o| ctx.text(o)).unwrap_or("");
+            if name == "Method" && ctx.http_requests.iter().any(|r| r == operand_text) {
+                return Expr::Str("POST".into());
             }
             if let Some(f) = message_field(&name) {
                 let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
@@ -371,9 +465,9 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let negated = op == "!=";
             let test = match (&left, &right) {
                 (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
-                // `len(req.ID) == 0` and `string(req.ID) == "null"` test for a missing id.
+                // `len(req.ID) == 0`: no id, or an empty list; `string(req.ID) == "null"`: no id.
                 (Expr::Call { callee, args, .. }, Expr::Int(0)) if callee == "len" => {
-                    Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
+                    Expr::IsEmpty(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
                 }
                 (Expr::Call { callee, args, .. }, Expr::Str(s)) if callee == "string" && s == "null" => {
                     Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
@@ -384,7 +478,10 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "&&" => Expr::And(Box::new(left), Box::new(right)),
         "||" => Expr::Or(Box::new(left), Box::new(right)),
-        _ => Expr::opaque(vec![left, right]),
+        op => match crate::model::Order::of(op) {
+            Some(op) => Expr::Compare { op, left: Box::new(left), right: Box::new(right) },
+            None => Expr::opaque(vec![left, right]),
+        },
     }
 }
 
@@ -464,6 +561,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::unknown();
     }
     match callee.as_str() {
+        // `make([]T, 0, n)` and `make(map[K]V)` start empty.
+        "make" => match arg_nodes.first().map(|n| n.kind()) {
+            Some("slice_type") => return Expr::Array { items: Vec::new(), span },
+            Some("map_type") => return Expr::Object { entries: Vec::new(), span },
+            _ => {}
+        },
+        // Probes are well-formed: decoding the message returns no error.
+        "json.Unmarshal" => {
+            return Expr::Block(vec![Stmt::Expr(Expr::opaque(args)), Stmt::Yield(Expr::Null)]);
+        }
         "strings.HasPrefix" => {
             if let [text, Expr::Str(prefix)] = args.as_slice() {
                 return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
@@ -491,15 +598,28 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         _ => {}
     }
+    // `json.NewEncoder(w).Encode(v)` on the response writer writes the HTTP body.
+    let to_writer = |text: &str, ctx: &Ctx| {
+        RESPONSE_WRITERS.contains(&text) || ctx.http_writers.iter().any(|w| w == text)
+    };
+    if last == "Encode"
+        && let Some(inner) = operand_text.strip_prefix("json.NewEncoder(").and_then(|t| t.strip_suffix(')'))
+        && to_writer(inner.trim(), ctx)
+    {
+        let http = Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
+        return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+    }
+    // `json.NewDecoder(r.Body).Decode(&req)`: no error on a well-formed message.
+    if last == "Decode" && operand_text.contains("NewDecoder") {
+        return Expr::Block(vec![Stmt::Expr(Expr::opaque(args)), Stmt::Yield(Expr::Null)]);
+    }
     // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request.
-    if RESPONSE_WRITERS.contains(&operand_text) {
+    if RESPONSE_WRITERS.contains(&operand_text) || ctx.http_writers.iter().any(|w| w == operand_text) {
         match last.as_str() {
+            // The status may be a helper's parameter (`writeJSON(w, status, v)`): it is evaluated.
             "WriteHeader" => {
-                let status = match args.first() {
-                    Some(Expr::Int(n)) => u16::try_from(*n).ok(),
-                    _ => None,
-                };
-                let http = Expr::Http { status, body: None, span };
+                let status = Box::new(args.into_iter().next().unwrap_or_else(Expr::unknown));
+                let http = Expr::HttpWith { status, body: Box::new(Expr::Null), null_is_empty: true, span };
                 return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
             }
             "Write" => {

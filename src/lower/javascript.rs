@@ -89,6 +89,21 @@ fn statement(
                 declarator(ctx, js, d, facts, out);
             }
         }
+        // `enum Method { Ping = "ping" }`: each member a constant `Method.Ping`.
+        "enum_declaration" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            for member in node.child_by_field_name("body").map(children).unwrap_or_default() {
+                if member.kind() != "enum_assignment" {
+                    continue;
+                }
+                let key =
+                    member.child_by_field_name("name").map(|n| unquote(ctx.text(n))).unwrap_or_default();
+                if let Some(v) = member.child_by_field_name("value") {
+                    let value = expr(ctx, js, v, facts);
+                    out.push(Stmt::Assign { target: format!("{name}.{key}"), value, span: ctx.span(member) });
+                }
+            }
+        }
         "expression_statement" => {
             if let Some(e) = node.named_child(0) {
                 expression_statement(ctx, js, e, facts, out);
@@ -309,11 +324,7 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
             match case.kind() {
                 "switch_case" => {
                     let label = case.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
-                    pending.push(match label {
-                        Some(Expr::Str(s)) => Pattern::Str(s),
-                        Some(Expr::Int(n)) => Pattern::Int(n),
-                        _ => Pattern::Unknown,
-                    });
+                    pending.push(label.map(super::case_pattern).unwrap_or(Pattern::Unknown));
                 }
                 "switch_default" => pending.push(Pattern::Any(None)),
                 _ => continue,

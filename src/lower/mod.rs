@@ -38,6 +38,13 @@ pub struct Ctx<'a> {
     pub saw_http: bool,
     /// Module names the configuration says are MCP SDKs.
     pub extra_sdks: &'a [String],
+    /// Names that hold the HTTP request in the function being lowered (`r *http.Request`):
+    /// their `.Method` is the HTTP verb, not the JSON-RPC method.
+    pub http_requests: Vec<String>,
+    /// Names that hold the HTTP response writer in the function being lowered.
+    pub http_writers: Vec<String>,
+    /// Go's named results of the function being lowered: what a bare `return` returns.
+    pub named_results: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -51,6 +58,9 @@ impl<'a> Ctx<'a> {
             sdk_server: None,
             saw_http: false,
             extra_sdks: &[],
+            http_requests: Vec::new(),
+            http_writers: Vec::new(),
+            named_results: Vec::new(),
         }
     }
 
@@ -250,11 +260,24 @@ pub fn unquote(raw: &str) -> String {
     s.to_string()
 }
 
+/// The pattern a `case` label is: a literal, or a named constant (resolved later,
+/// where the name is defined); anything else this model cannot decide.
+pub fn case_pattern(label: Expr) -> crate::model::Pattern {
+    use crate::model::Pattern;
+    match label {
+        Expr::Str(s) => Pattern::Str(s),
+        Expr::Int(n) => Pattern::Int(n),
+        Expr::Var(name) if !name.is_empty() => Pattern::Const(name),
+        _ => Pattern::Unknown,
+    }
+}
+
 /// The message field a key names, when it is one the checks follow.
 pub fn message_field(key: &str) -> Option<FieldName> {
     match key {
         "method" | "Method" => Some(FieldName::Method),
         "id" | "ID" | "Id" => Some(FieldName::Id),
+        "jsonrpc" | "JSONRPC" | "Jsonrpc" | "JsonRpc" | "JSONRpc" => Some(FieldName::Jsonrpc),
         "protocolVersion" | "protocol_version" | "ProtocolVersion" => Some(FieldName::ProtocolVersion),
         "result" | "Result" => Some(FieldName::Result),
         "error" | "Error" => Some(FieldName::Error),
@@ -277,6 +300,12 @@ pub fn last_segment(name: &str) -> &str {
 pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     let has = |k: &str| entries.iter().any(|(key, _)| key == k);
     let framed = has("jsonrpc") || has("id");
+    let given = |k: &str| entries.iter().any(|(key, v)| key == k && !matches!(v, Expr::Null));
+    // `Response{Result: result, Error: err}`: one of the two is nil at run time (and
+    // dropped by `omitempty`); which one is for the interpreter to tell.
+    if framed && given("result") && given("error") {
+        return Expr::Object { entries, span };
+    }
     if framed {
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error")
             && !matches!(v, Expr::Null)

@@ -73,6 +73,14 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                                 let kids = children(c);
                                 if let (Some(n), Some(v)) = (kids.first(), kids.get(1)) {
                                     let value = expr(ctx, *v, facts);
+                                    // `self::NAME` inside the class, `Class::NAME` anywhere.
+                                    if let Some(class) = &name {
+                                        out.push(Stmt::Assign {
+                                            target: format!("{class}.{}", ctx.text(*n)),
+                                            value: value.clone(),
+                                            span,
+                                        });
+                                    }
                                     out.push(Stmt::Assign {
                                         target: format!("self.{}", ctx.text(*n)),
                                         value,
@@ -251,11 +259,8 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>)
     for case in node.child_by_field_name("body").map(children).unwrap_or_default() {
         let value = case.child_by_field_name("value");
         match case.kind() {
-            "case_statement" => pending.push(match value.map(|v| expr(ctx, v, facts)) {
-                Some(Expr::Str(s)) => Pattern::Str(s),
-                Some(Expr::Int(n)) => Pattern::Int(n),
-                _ => Pattern::Unknown,
-            }),
+            "case_statement" => pending
+                .push(value.map(|v| super::case_pattern(expr(ctx, v, facts))).unwrap_or(Pattern::Unknown)),
             "default_statement" => pending.push(Pattern::Any(None)),
             _ => continue,
         }
@@ -491,11 +496,7 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 .map(children)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|c| match expr(ctx, c, facts) {
-                    Expr::Str(s) => Pattern::Str(s),
-                    Expr::Int(n) => Pattern::Int(n),
-                    _ => Pattern::Unknown,
-                })
+                .map(|c| super::case_pattern(expr(ctx, c, facts)))
                 .collect(),
             "match_default_expression" => vec![Pattern::Any(None)],
             _ => continue,

@@ -45,8 +45,23 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         "class_definition" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
             let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
-            // Class-level assignments (handler tables) behave like module globals.
-            out.extend(body.into_iter().filter(|s| matches!(s, Stmt::Assign { .. })));
+            // Class-level assignments (handler tables, constants) behave like module
+            // globals, under their own name and as `Class.NAME`.
+            for stmt in body {
+                if let Stmt::Assign { target, value, span } = &stmt
+                    && let Some(class) = &name
+                    && !target.contains(['.', '['])
+                {
+                    out.push(Stmt::Assign {
+                        target: format!("{class}.{target}"),
+                        value: value.clone(),
+                        span: *span,
+                    });
+                }
+                if matches!(stmt, Stmt::Assign { .. }) {
+                    out.push(stmt);
+                }
+            }
         }
         "expression_statement" => {
             for child in children(node) {
@@ -302,11 +317,18 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
             for alt in children(*first) {
                 match alt.kind() {
                     "string" => out.push(Pattern::Str(unquote(ctx.text(alt)))),
+                    "dotted_name" if ctx.text(alt).contains('.') => {
+                        out.push(Pattern::Const(ctx.text(alt).to_string()))
+                    }
                     _ => out.push(Pattern::Unknown),
                 }
             }
         }
         "dotted_name" if ctx.text(*first) == "_" => out.push(Pattern::Any(None)),
+        // `case Methods.PING:` is a value pattern; a bare name captures.
+        "dotted_name" if ctx.text(*first).contains('.') => {
+            out.push(Pattern::Const(ctx.text(*first).to_string()))
+        }
         "dotted_name" | "identifier" => out.push(Pattern::Any(Some(ctx.text(*first).to_string()))),
         "as_pattern" => {
             let alias = first.child_by_field_name("alias").map(|a| ctx.text(a).to_string());

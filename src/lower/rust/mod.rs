@@ -432,6 +432,12 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         "identifier" => match ctx.text(node) {
             "None" => Pattern::Variant { name: "None".into(), binding: None },
             "_" => Pattern::Any(None),
+            // A SCREAMING_CASE name in a pattern is a constant, not a binding.
+            t if t.chars().any(|c| c.is_ascii_uppercase())
+                && t.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+            {
+                Pattern::Const(t.to_string())
+            }
             t => Pattern::Any(Some(t.to_string())),
         },
         "tuple_struct_pattern" => {
@@ -444,10 +450,15 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         "scoped_identifier" if ctx.text(node).ends_with("None") => {
             Pattern::Variant { name: "None".into(), binding: None }
         }
+        // `methods::PING`, `Method::PING`: a path to a constant.
+        "scoped_identifier" => Pattern::Const(ctx.text(node).to_string()),
         _ if ctx.text(node) == "_" => Pattern::Any(None),
         _ => Pattern::Unknown,
     }
 }
+
+/// serde_json's decoders: on a well-formed message they return `Ok`.
+const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
@@ -484,6 +495,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
+    }
+    // Probes are well-formed: decoding the message succeeds.
+    if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {
+        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::opaque(args))) };
     }
     match last.as_str() {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
