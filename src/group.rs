@@ -8,7 +8,7 @@
 //! hand-written dispatch becomes an SDK-based server.
 
 use crate::interp::Program;
-use crate::model::{Expr, FnId, Language, MCP_METHODS, Pattern, Span, walk_block};
+use crate::model::{Expr, FnId, Language, MCP_METHODS, MCP_SPECIFIC_METHODS, Pattern, Span, walk_block};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,6 +46,58 @@ pub struct Server {
     pub transports: Vec<Transport>,
     /// The MCP method names the dispatch compares against.
     pub methods: BTreeSet<String>,
+    /// Why this is taken for an MCP server: the MCP-only methods it dispatches on, or
+    /// where it answers with a `protocolVersion`, or the SDK it is built on.
+    pub evidence: Evidence,
+}
+
+/// What shows a program speaks MCP (a JSON-RPC program without it is not judged).
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    /// MCP-only methods the dispatch handles (see [`crate::model::MCP_SPECIFIC_METHODS`]).
+    pub methods: Vec<String>,
+    /// An object with a `protocolVersion` member the server builds.
+    pub protocol_version: Option<Span>,
+    /// For a dispatch with no MCP vocabulary of its own (a notification handler with
+    /// only `initialized`): the MCP servers next to it in the same folder tree. It
+    /// counts only while one of them does.
+    pub beside: Vec<Span>,
+}
+
+impl Evidence {
+    pub fn speaks_mcp(&self) -> bool {
+        !self.methods.is_empty() || self.protocol_version.is_some()
+    }
+}
+
+/// Whether one of the server's dispatchers reads a message's `method` itself.
+pub fn reads_method(prog: &Program, server: &Server) -> bool {
+    let mut found = false;
+    for &d in &server.dispatchers {
+        walk_block(&prog.function(d).body, &mut |e| {
+            found |= matches!(e, Expr::Field { name: crate::model::FieldName::Method, .. });
+        });
+    }
+    found
+}
+
+/// The first object with a `protocolVersion` member built by one of `members`.
+fn protocol_version_object(prog: &Program, members: &[FnId]) -> Option<Span> {
+    let mut found: Option<Span> = None;
+    for &m in members {
+        walk_block(&prog.function(m).body, &mut |e| {
+            let span = match e {
+                Expr::Object { entries, span } if entries.iter().any(|(k, _)| k == "protocolVersion") => {
+                    *span
+                }
+                _ => return,
+            };
+            if found.is_none_or(|f| (span.file, span.start) < (f.file, f.start)) {
+                found = Some(span);
+            }
+        });
+    }
+    found
 }
 
 /// MCP method names a function dispatches on, with the first place it does so.
@@ -276,7 +328,6 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     // Test code calls the dispatcher too, but it is not how messages arrive.
     let is_test = |f: FnId| prog.function(f).name.starts_with("test_");
     let mut out = Vec::new();
-    let mut claimed_files = HashSet::new();
     for (gi, group) in groups.iter().enumerate() {
         let only_this = |f: FnId| reaches(f) == [gi];
         let near = |f: FnId| group.iter().any(|&d| prog.nested(prog.file_of(f), prog.file_of(d)));
@@ -309,6 +360,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         for d in group {
             methods.extend(dispatch[d].0.iter().cloned());
         }
+        // A language server's `initialize`/`initialized`, a debug adapter's or another
+        // JSON-RPC protocol's dispatch is not an MCP server.
+        let evidence = Evidence {
+            methods: methods.iter().filter(|m| MCP_SPECIFIC_METHODS.contains(&m.as_str())).cloned().collect(),
+            protocol_version: protocol_version_object(prog, &members),
+            beside: Vec::new(),
+        };
         let entries: Vec<Entry> =
             entries.into_iter().map(|e| Entry { function: e, http: is_route(e) }).collect();
         let mut transports = Vec::new();
@@ -324,7 +382,6 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .flat_map(|f| f.sdk_imports.iter())
             .map(|i| i.sdk.clone())
             .next();
-        claimed_files.extend(files.iter().copied());
         let mut dispatchers = group.clone();
         dispatchers.sort();
         out.push(Server {
@@ -337,8 +394,34 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             hand_written: true,
             transports,
             methods,
+            evidence,
         });
     }
+    // A dispatch without MCP vocabulary counts only beside an MCP server in the same
+    // folder tree (its notification handler, its lifecycle half); alone it is some
+    // other JSON-RPC program.
+    let speaking: Vec<(Span, BTreeSet<u32>, Language)> = out
+        .iter()
+        .filter(|s| s.evidence.speaks_mcp())
+        .map(|s| (s.span, s.files.clone(), s.language))
+        .collect();
+    let related = |a: &BTreeSet<u32>, b: &BTreeSet<u32>| {
+        a.iter().any(|x| {
+            b.iter().any(|y| match (prog.file_by_index(*x), prog.file_by_index(*y)) {
+                (Some(fx), Some(fy)) => prog.nested(fx, fy),
+                _ => false,
+            })
+        })
+    };
+    for server in out.iter_mut().filter(|s| !s.evidence.speaks_mcp()) {
+        server.evidence.beside = speaking
+            .iter()
+            .filter(|(_, files, _)| related(files, &server.files))
+            .map(|(span, _, _)| *span)
+            .collect();
+    }
+    out.retain(|s| s.evidence.speaks_mcp() || !s.evidence.beside.is_empty());
+    let claimed_files: HashSet<u32> = out.iter().flat_map(|s| s.files.iter().copied()).collect();
     for file in prog.files() {
         // The SDK's own vendored code is not a server of the repository's.
         if file.sdk_library.is_some() {
@@ -361,6 +444,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             hand_written: false,
             transports: Vec::new(),
             methods: BTreeSet::new(),
+            evidence: Evidence::default(),
         });
     }
     out.sort_by_key(|s| (s.span.file, s.span.start));

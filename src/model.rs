@@ -409,6 +409,32 @@ pub const CLIENT_NOTIFICATIONS: &[&str] = &[
     "notifications/roots/list_changed",
 ];
 
+/// Methods only MCP's client-to-server side has: a dispatch that handles one of them
+/// speaks MCP. `initialize`, `initialized`, `ping`, `notifications/cancelled` and
+/// `notifications/progress` are shared with language servers and other JSON-RPC
+/// protocols, and alone say nothing.
+pub const MCP_SPECIFIC_METHODS: &[&str] = &[
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+];
+
 pub fn is_mcp_method(name: &str) -> bool {
     MCP_METHODS.contains(&name)
 }

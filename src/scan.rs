@@ -178,16 +178,24 @@ fn report(
     let servers = group::servers(&prog);
     let judged = |server: &group::Server| {
         let started = Instant::now();
-        let mut report = judge(&prog, server, &paths, checks, &suppressor, opts.analysis_budget);
+        let mut report = judge(&prog, server, &paths, checks, &suppressor, opts.analysis_budget)?;
         report.analysis_ms = opts.timings.then(|| started.elapsed().as_millis() as u64);
-        report
+        Some((server.span, server.evidence.beside.clone(), report))
     };
     // In the worker pool servers are judged in parallel; elsewhere on the caller's thread.
-    let mut reports: Vec<ServerReport> = if rayon::current_thread_index().is_some() {
-        servers.par_iter().map(judged).collect()
+    let judged: Vec<(Span, Vec<Span>, ServerReport)> = if rayon::current_thread_index().is_some() {
+        servers.par_iter().filter_map(judged).collect()
     } else {
-        servers.iter().map(judged).collect()
+        servers.iter().filter_map(judged).collect()
     };
+    // A dispatch without MCP vocabulary stays only beside an MCP server that stayed.
+    let kept: Vec<Span> =
+        judged.iter().filter(|(_, beside, _)| beside.is_empty()).map(|(s, _, _)| *s).collect();
+    let mut reports: Vec<ServerReport> = judged
+        .into_iter()
+        .filter(|(_, beside, _)| beside.is_empty() || beside.iter().any(|b| kept.contains(b)))
+        .map(|(_, _, report)| report)
+        .collect();
     reports.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     let run_checks = checks.iter().map(|c| crate::report::summarize(c.id, &reports)).collect();
     let mut skipped_files: Vec<SkippedFile> =
@@ -310,6 +318,29 @@ fn finding(paths: &[String], f: Finding, suppression: Option<SuppressionReport>)
     }
 }
 
+/// Why a server was taken for an MCP server, in sentences a reader can check.
+fn evidence(server: &group::Server, paths: &[String]) -> Vec<String> {
+    let at = |span: Span| {
+        format!("{}:{}", paths.get(span.file as usize).map(String::as_str).unwrap_or("?"), span.line)
+    };
+    let mut out = Vec::new();
+    if !server.evidence.methods.is_empty() {
+        let names: Vec<String> = server.evidence.methods.iter().map(|m| format!("`{m}`")).collect();
+        let noun = if names.len() == 1 { "the MCP method" } else { "the MCP methods" };
+        out.push(format!("handles {noun} {} ({})", names.join(", "), at(server.span)));
+    }
+    if let Some(span) = server.evidence.protocol_version {
+        out.push(format!("answers with a `protocolVersion` ({})", at(span)));
+    }
+    if let Some(span) = server.evidence.beside.first() {
+        out.push(format!("dispatches next to the MCP server at {}", at(*span)));
+    }
+    if let Some(sdk) = &server.sdk {
+        out.push(format!("imports the MCP SDK {sdk}"));
+    }
+    out
+}
+
 fn judge(
     prog: &Program,
     server: &group::Server,
@@ -317,7 +348,7 @@ fn judge(
     checks: &[&'static CheckDef],
     suppressor: &Suppressor,
     budget: Duration,
-) -> ServerReport {
+) -> Option<ServerReport> {
     let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
     let view = ServerView::new(prog, server, paths, budget);
     let checks = checks
@@ -351,7 +382,12 @@ fn judge(
             }
         })
         .collect();
-    ServerReport {
+    // A dispatch that no message reaches, and that does not read a message's method
+    // itself, routes something else (a client picking what to send, a test driver).
+    if server.hand_written && !view.saw_message() && !group::reads_method(prog, server) {
+        return None;
+    }
+    Some(ServerReport {
         id: format!("{}:{}", path, server.span.line),
         language: server.language.name(),
         path,
@@ -360,7 +396,8 @@ fn judge(
         kind: if server.hand_written { "hand-written" } else { "sdk" },
         sdk: server.sdk.clone(),
         transports: server.transports.iter().map(|t| t.name()).collect(),
+        evidence: evidence(server, paths),
         checks,
         analysis_ms: None,
-    }
+    })
 }

@@ -248,6 +248,8 @@ pub struct ServerView<'p, 'a> {
     deadline: std::time::Instant,
     /// The first cut seen by the check running now, and the probe it cut.
     cut_seen: RefCell<Option<(Cut, Probe)>>,
+    /// Some path of some probe decided something on the message.
+    saw_message: std::cell::Cell<bool>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -265,7 +267,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
             cache: RefCell::new(HashMap::new()),
             deadline: std::time::Instant::now() + budget,
             cut_seen: RefCell::new(None),
+            saw_message: std::cell::Cell::new(false),
         }
+    }
+
+    /// Whether the probes run so far reached a decision on the message.
+    pub fn saw_message(&self) -> bool {
+        self.saw_message.get()
     }
 
     /// Runs a check. A pass needs every path followed: when a bound cut short a
@@ -320,6 +328,9 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 paths.push(PathRun { entry: entry.function, http: entry.http, outcome });
             }
             cut = cut.or(interp.cut);
+        }
+        if paths.iter().any(|p| p.outcome.saw_message) {
+            self.saw_message.set(true);
         }
         let run = Rc::new(ProbeRun { paths, cut });
         self.cache.borrow_mut().insert(probe, run.clone());

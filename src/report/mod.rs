@@ -49,6 +49,8 @@ pub struct ServerReport {
     pub kind: &'static str,
     pub sdk: Option<String>,
     pub transports: Vec<&'static str>,
+    /// Why this was taken for an MCP server.
+    pub evidence: Vec<String>,
     pub checks: Vec<CheckReport>,
     /// Milliseconds spent judging this server (only with `--timings`: it varies run to run).
     #[serde(skip_serializing_if = "Option::is_none")]
