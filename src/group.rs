@@ -204,6 +204,12 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
         };
         let (c, r) = (&mut calls[id], &mut refs[id]);
         walk_block(&f.body, &mut |e| match e {
+            // `(function)(args)`: a callback invoked where it is handed over.
+            Expr::Call { callee, receiver: Some(target), .. } if callee == "()" => {
+                if let Expr::FnRef(name) = target.as_ref() {
+                    add(prog.resolve(name, id), c);
+                }
+            }
             Expr::Call { callee, .. } => add(prog.resolve(callee, id), c),
             Expr::FnRef(name) => add(prog.resolve(name, id), r),
             Expr::Var(name) => {
@@ -343,6 +349,22 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 route || callers[a].iter().all(|&c| !only_this(c) || !near(c))
             })
             .collect();
+        // Where messages arrive: a function that reads standard input or answers HTTP.
+        // A `main` above it configures and starts the server; it carries no message.
+        let carriers: Vec<FnId> = ancestors[gi]
+            .iter()
+            .copied()
+            .filter(|&a| only_this(a) && !is_test(a) && near(a))
+            .filter(|&a| is_route(a) || prog.function(a).reads_stdin)
+            .collect();
+        let outermost: Vec<FnId> = carriers
+            .iter()
+            .copied()
+            .filter(|&a| is_route(a) || callers[a].iter().all(|c| !carriers.contains(c)))
+            .collect();
+        if !outermost.is_empty() {
+            entries = outermost;
+        }
         if entries.is_empty() {
             entries = group.clone();
         }
@@ -384,7 +406,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .next();
         let mut dispatchers = group.clone();
         dispatchers.sort();
-        out.push(Server {
+        let server = Server {
             language: prog.file_of(top).language,
             span: dispatch[&top].1,
             dispatchers,
@@ -395,7 +417,31 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             transports,
             methods,
             evidence,
-        });
+        };
+        // One dispatch behind a stdio loop and an HTTP handler is two servers to a
+        // client: each transport is judged on its own, located at its entry.
+        let (http, other): (Vec<Entry>, Vec<Entry>) = server.entries.iter().cloned().partition(|e| e.http);
+        let reads_stdin =
+            |e: &Entry| reach(&[e.function], &edges).iter().any(|&f| prog.function(f).reads_stdin);
+        let stdio: Vec<Entry> = other.into_iter().filter(reads_stdin).collect();
+        if http.is_empty() || stdio.is_empty() {
+            out.push(server);
+            continue;
+        }
+        for (entries, transport) in [(stdio, Transport::Stdio), (http, Transport::Http)] {
+            let starts: Vec<FnId> = entries.iter().map(|e| e.function).collect();
+            let mut files: BTreeSet<u32> =
+                reach(&starts, &edges).iter().map(|&m| prog.function(m).span.file).collect();
+            files.extend(server.dispatchers.iter().map(|&d| prog.function(d).span.file));
+            let transports = server.transports.iter().copied().filter(|t| *t == transport).collect();
+            out.push(Server {
+                span: prog.function(starts[0]).span,
+                entries,
+                files,
+                transports,
+                ..server.clone()
+            });
+        }
     }
     // A dispatch without MCP vocabulary counts only beside an MCP server in the same
     // folder tree (its notification handler, its lifecycle half); alone it is some

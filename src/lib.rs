@@ -17,5 +17,6 @@ pub mod prefilter;
 pub mod program;
 pub mod report;
 pub mod scan;
+pub mod stage;
 pub mod suppress;
 pub mod value;

@@ -137,6 +137,12 @@ pub enum Expr {
     IsNull(Box<Expr>),
     /// `len(x) == 0`, `x.length === 0`, `empty($x)`: no items (or no value at all).
     IsEmpty(Box<Expr>),
+    /// `$x instanceof Response`, `isinstance(x, Response)`: a test of what kind of
+    /// value `x` is, decided where the value's kind is known.
+    IsA {
+        value: Box<Expr>,
+        class: String,
+    },
     /// `"key" in obj`, `isset($o['key'])`, `obj.contains_key("key")`.
     HasKey {
         object: Box<Expr>,
@@ -198,6 +204,10 @@ pub enum Expr {
     },
     /// Rust's `x?`: returns early when `x` is `None` or `Err`, else unwraps it.
     Propagate(Box<Expr>),
+    /// The decoded incoming message: what `json.loads(line)`, `JSON.parse(body)` or
+    /// `json_decode($input)` return for a well-formed probe. The parts are evaluated
+    /// for their effects.
+    Message(Vec<Expr>),
     /// A named argument of a call: `f(error=e)`, `f(error: e)`.
     Named {
         name: String,
@@ -339,6 +349,9 @@ pub struct FileFacts {
     pub imports: Vec<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
+    /// Module-level names that functions declare `global` and so may change at run
+    /// time (a session id set by `initialize`): their initial value says nothing.
+    pub state: Vec<String>,
     /// Where the parser reported a syntax error, if it did.
     pub syntax_error: Option<Span>,
     /// Inline `mcp-conform: ignore[...]` comments.
@@ -467,6 +480,7 @@ impl Expr {
             }
             Expr::IsNull(x)
             | Expr::IsEmpty(x)
+            | Expr::IsA { value: x, .. }
             | Expr::Not(x)
             | Expr::Propagate(x)
             | Expr::HasKey { object: x, .. }
@@ -490,7 +504,7 @@ impl Expr {
             }
             Expr::Variant { inner, .. } => inner.iter().for_each(|i| i.walk(f)),
             Expr::Named { value, .. } => value.walk(f),
-            Expr::Opaque(parts) => parts.iter().for_each(|p| p.walk(f)),
+            Expr::Opaque(parts) | Expr::Message(parts) => parts.iter().for_each(|p| p.walk(f)),
             Expr::Field { object, .. } => object.iter().for_each(|o| o.walk(f)),
             Expr::Null | Expr::Bool(_) | Expr::Int(_) | Expr::Str(_) | Expr::Var(_) | Expr::FnRef(_) => {}
         }

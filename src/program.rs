@@ -183,35 +183,49 @@ impl<'a> Program<'a> {
         best.map(|(_, item)| item).or(if anywhere { fallback } else { None })
     }
 
-    /// The function a call names, as seen from inside function `from`.
+    /// The function a call names, as seen from inside function `from`, by the
+    /// rules the languages share:
+    /// - a bare `name()` is a free function, never some class's method of that name
+    ///   (a builtin like `print` stays a builtin);
+    /// - `Type::name()` / `Class.name()` (a capitalised qualifier) is that type's own
+    ///   function, and nothing when the type is not in the scanned code (`Arc::new`,
+    ///   `JSON.parse`);
+    /// - `obj.name()` on a value is a method of that name in a related folder, and
+    ///   `module::name()` a function of that name anywhere.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
         let family = family(caller.language);
-        // `Type::method` and `module.function` name their owner.
-        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
+        let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
         let owner = crate::lower::last_segment(qualifier);
+        let typed = owner.starts_with(|c: char| c.is_ascii_uppercase());
+        let fits = |id: &FnId| {
+            let f = self.function(*id);
+            family == self::family(self.file_of(*id).language)
+                && if qualifier.is_empty() {
+                    f.owner.is_none()
+                } else if typed {
+                    f.owner.as_deref() == Some(owner)
+                } else {
+                    true
+                }
+        };
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;
             let owned = |id: &FnId| self.function(*id).owner.as_deref() == Some(owner);
             let pick = local
                 .iter()
+                .filter(|id| fits(id))
                 .find(|id| same_file(id) && owned(id))
-                .or_else(|| local.iter().find(|id| same_file(id)))
-                .or_else(|| local.iter().find(|id| owned(id)))
-                .or_else(|| local.first());
-            if let Some(id) = pick.filter(|id| family == self::family(self.file_of(**id).language)) {
+                .or_else(|| local.iter().filter(|id| fits(id)).find(|id| same_file(id)))
+                .or_else(|| local.iter().filter(|id| fits(id)).find(|id| owned(id)))
+                .or_else(|| local.iter().find(|id| fits(id)));
+            if let Some(id) = pick {
                 return Some(*id);
             }
         }
-        let candidates: Vec<FnId> = self
-            .by_name
-            .get(name)?
-            .iter()
-            .copied()
-            .filter(|id| family == self::family(self.file_of(*id).language))
-            .collect();
+        let candidates: Vec<FnId> = self.by_name.get(name)?.iter().copied().filter(|id| fits(id)).collect();
         let owned: Vec<FnId> = candidates
             .iter()
             .copied()
@@ -219,8 +233,9 @@ impl<'a> Program<'a> {
             .collect();
         let pool = if owned.is_empty() { candidates } else { owned };
         // `obj.method()` on an unseen value only reaches methods in related folders;
-        // a bare `function()` may be imported from anywhere.
-        let anywhere = qualifier.is_empty() || callee.contains("::");
+        // a bare `function()`, a type's own function and a module path may be imported
+        // from anywhere.
+        let anywhere = qualifier.is_empty() || typed || callee.contains("::");
         self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), anywhere)
     }
 
@@ -238,6 +253,10 @@ impl<'a> Program<'a> {
 
     /// The expression a module-level (or constructor-built) name is bound to.
     pub fn global(&self, name: &str, from: FnId) -> Option<&'a Expr> {
+        // Server state a function may change (`global $SESSION`): not its first value.
+        if self.file_of(from).state.iter().any(|s| s == name) {
+            return None;
+        }
         let entries = self
             .globals
             .get(name)

@@ -69,7 +69,9 @@ impl ScanOptions {
 enum FileResult {
     Facts(Box<FileFacts>),
     Skipped(String),
-    NoMarkers,
+    /// Not parsed (yet): the file holds only weak evidence or none, and is parsed
+    /// later only if a strong file needs a name it may define.
+    Deferred,
 }
 
 /// The folder report paths are relative to: the one folder scanned, else the working directory.
@@ -115,8 +117,29 @@ pub fn judge_found(
 
 fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Instant) -> Report {
     let root = scan_root(&opts.paths);
-    let results: Vec<FileResult> =
-        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts)).collect();
+    // Strong files first; then, in rounds, the deferred files that hold a name the
+    // parsed ones define or call (a transport calling the dispatcher, a helper).
+    let mut results: Vec<FileResult> =
+        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts, false)).collect();
+    for _ in 0..MAX_ROUNDS {
+        let read = |i: usize| {
+            let c = &found.files[i];
+            read_capped(&c.path, opts.max_file_size).ok().filter(|b| b.len() as u64 <= opts.max_file_size)
+        };
+        let wanted = crate::stage::wanted(&found.files, &results_facts(&results), &deferred(&results), read);
+        if wanted.is_empty() {
+            break;
+        }
+        let more: Vec<(usize, FileResult)> =
+            wanted.par_iter().map(|&i| (i, process(i as u32, &found.files[i], opts, true))).collect();
+        for (i, r) in more {
+            results[i] = match r {
+                // Read again, it no longer holds what it did: leave it.
+                FileResult::Deferred => FileResult::Skipped("changed while being scanned".into()),
+                other => other,
+            };
+        }
+    }
     let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
     // By file index; empty (no allocation per file) when the configuration has none.
     let per_file: Vec<Vec<FileIgnore>> = if opts.per_file_ignores.is_empty() {
@@ -129,6 +152,23 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     report
 }
 
+/// Rounds of parsing deferred files on demand.
+const MAX_ROUNDS: usize = 3;
+
+fn results_facts(results: &[FileResult]) -> Vec<&FileFacts> {
+    results
+        .iter()
+        .filter_map(|r| match r {
+            FileResult::Facts(f) => Some(f.as_ref()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn deferred(results: &[FileResult]) -> Vec<usize> {
+    results.iter().enumerate().filter(|(_, r)| matches!(r, FileResult::Deferred)).map(|(i, _)| i).collect()
+}
+
 /// Judges source held in memory as if it were one file named `path` (for fuzzing
 /// and embedding); `None` when the name has no supported extension.
 pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
@@ -136,7 +176,13 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
     let started = Instant::now();
     let opts = ScanOptions::new(Vec::new());
     let grammar = parse::Grammar::of(language, Path::new(path));
-    let result = analyse(0, language, grammar, path, bytes, &opts);
+    // One file alone: weak evidence is enough to parse it.
+    let result = match analyse(0, language, grammar, path, bytes, &opts, false) {
+        FileResult::Deferred if prefilter::worth_parsing(bytes) => {
+            analyse(0, language, grammar, path, bytes, &opts, true)
+        }
+        other => other,
+    };
     Some(report(vec![path.to_string()], vec![result], Vec::new(), &opts, &[], started))
 }
 
@@ -161,7 +207,7 @@ fn report(
                 facts.push(*f);
             }
             FileResult::Skipped(reason) => skipped.push(Skipped { display: display.clone(), reason }),
-            FileResult::NoMarkers => {}
+            FileResult::Deferred => {}
         }
     }
     let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
@@ -240,7 +286,9 @@ fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn process(index: u32, c: &Candidate, opts: &ScanOptions) -> FileResult {
+/// Reads and analyses one file; `wanted` parses it whatever its evidence (a strong
+/// file needs a name it may define).
+fn process(index: u32, c: &Candidate, opts: &ScanOptions, wanted: bool) -> FileResult {
     let bytes = match read_capped(&c.path, opts.max_file_size) {
         Ok(b) => b,
         Err(e) => return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e))),
@@ -248,7 +296,7 @@ fn process(index: u32, c: &Candidate, opts: &ScanOptions) -> FileResult {
     if bytes.len() as u64 > opts.max_file_size {
         return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
     }
-    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts)
+    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts, wanted)
 }
 
 /// Prefilter, parse and lower one file's bytes.
@@ -259,14 +307,15 @@ fn analyse(
     display: &str,
     bytes: &[u8],
     opts: &ScanOptions,
+    wanted: bool,
 ) -> FileResult {
     // Cheap tests first; the full UTF-8 check only for files worth parsing.
     let src = match undecorated(bytes) {
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    if !prefilter::worth_parsing(src) {
-        return FileResult::NoMarkers;
+    if !wanted && !strong(src, &opts.knowledge) {
+        return FileResult::Deferred;
     }
     if std::str::from_utf8(src).is_err() {
         return FileResult::Skipped("not valid UTF-8".into());
@@ -280,6 +329,18 @@ fn analyse(
         Err(lower::LowerError::TooDeep) => {
             FileResult::Skipped(format!("nested more than {} levels deep: not analysed", lower::MAX_DEPTH))
         }
+    }
+}
+
+/// Whether a file's text is strong evidence: a marker of MCP dispatch or an SDK, or
+/// an SDK module the configuration names.
+fn strong(src: &[u8], knowledge: &Knowledge) -> bool {
+    match prefilter::evidence(src) {
+        prefilter::Evidence::Strong => true,
+        prefilter::Evidence::Weak => {
+            knowledge.sdk_imports.iter().any(|m| memchr::memmem::find(src, m.as_bytes()).is_some())
+        }
+        prefilter::Evidence::None => false,
     }
 }
 

@@ -46,6 +46,9 @@ pub enum Value {
     Variant(String, Option<Rc<Value>>),
     /// Unknown, carrying the values of interest it was built from.
     Unknown(Rc<Vec<Value>>),
+    /// The incoming message as its decoder returns it (`json.loads(line)`,
+    /// `json_decode($body)`): a JSON object, never null, whose members are the probe's.
+    Message,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,9 +101,31 @@ impl Value {
     pub(crate) fn is_nullish(&self) -> Option<bool> {
         match self {
             Value::Null | Value::NoId => Some(true),
+            Value::Message => Some(false),
             Value::Variant(n, _) if n == "None" => Some(true),
             Value::Unknown(_) => None,
             _ => Some(false),
+        }
+    }
+
+    /// Whether the value is an instance of `class` (last segment of its name), where
+    /// the value's kind says: an HTTP response is a `*Response`, a literal map is a
+    /// `dict`/`array` and no class's instance, a string is a `str`.
+    pub(crate) fn is_a(&self, class: &str) -> Option<bool> {
+        let class = crate::lower::last_segment(class);
+        let lower = class.to_ascii_lowercase();
+        let map_like = matches!(lower.as_str(), "dict" | "mapping" | "array" | "object" | "map" | "stdclass");
+        match self {
+            Value::Http(_) => Some(lower.ends_with("response")),
+            Value::Object(_) | Value::Array(_) => {
+                Some(map_like || (lower == "list" && matches!(self, Value::Array(_))))
+            }
+            Value::Message => Some(map_like),
+            Value::Str(_) => Some(matches!(lower.as_str(), "str" | "string")),
+            Value::Int(_) => Some(matches!(lower.as_str(), "int" | "integer" | "number")),
+            Value::Bool(_) => Some(matches!(lower.as_str(), "bool" | "boolean")),
+            Value::Null | Value::NoId => Some(false),
+            _ => None,
         }
     }
 
@@ -111,7 +136,7 @@ impl Value {
             Value::Array(items) => Some(items.is_empty()),
             Value::Object(entries) => Some(entries.is_empty()),
             Value::Str(s) => Some(s.is_empty()),
-            Value::Id | Value::Method(_) | Value::Reply(_) => Some(false),
+            Value::Id | Value::Method(_) | Value::Reply(_) | Value::Message => Some(false),
             _ => None,
         }
     }
@@ -126,6 +151,7 @@ impl Value {
             Value::Array(a) => Some(!a.is_empty()),
             Value::Variant(n, _) => Some(n != "None"),
             Value::Unknown(_) | Value::ClientVersion { .. } => None,
+            Value::Message => Some(true),
             _ => Some(true),
         }
     }

@@ -3,6 +3,7 @@
 use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::group::Transport;
 use crate::interp::{Probe, Value};
+use crate::model::CLIENT_NOTIFICATIONS;
 
 pub fn run(v: &ServerView) -> Verdict {
     if !v.server.entries.iter().any(|e| e.http) {
@@ -12,15 +13,21 @@ pub fn run(v: &ServerView) -> Verdict {
             Verdict::skip("no HTTP transport found for this server")
         };
     }
-    let run = v.probe(Probe::notification("notifications/initialized"));
-    let answers = run.http_answers();
-    let mut findings = Vec::new();
+    // Every client notification: a 202 arm for `notifications/initialized` does not
+    // excuse a fallback that answers the others with 200 and a JSON body.
+    let runs: Vec<_> = CLIENT_NOTIFICATIONS.iter().map(|m| v.probe(Probe::notification(m))).collect();
+    let answers: Vec<HttpAnswer> = runs.iter().flat_map(|run| run.http_answers()).collect();
+    let mut findings: Vec<Finding> = Vec::new();
     let mut good = None;
+    let mut refused = None;
     let mut unknown = false;
     for answer in &answers {
         let problem = match answer {
             // An error status means the server could not accept the input (auth, a bad request): allowed.
-            HttpAnswer::Response(h) if h.status.is_some_and(|s| s >= 400) => None,
+            HttpAnswer::Response(h) if h.status.is_some_and(|s| s >= 400) => {
+                refused.get_or_insert(h.span);
+                None
+            }
             HttpAnswer::Response(h) => match (h.status, &h.body) {
                 (Some(202), None) => None,
                 (Some(202), Some(Value::Str(s))) if s.is_empty() => None,
@@ -49,7 +56,9 @@ pub fn run(v: &ServerView) -> Verdict {
                 None
             }
         };
-        if let Some((span, message)) = problem {
+        if let Some((span, message)) = problem
+            && !findings.iter().any(|f| f.span == span)
+        {
             findings.push(Finding { span, message });
         }
     }
@@ -57,9 +66,16 @@ pub fn run(v: &ServerView) -> Verdict {
         let reason = format!("{} ({})", first.message, v.at(first.span));
         return Verdict::fail(reason, findings);
     }
-    match good {
-        Some(span) if !unknown => Verdict::pass(
+    match (good, refused) {
+        (Some(span), _) if !unknown => Verdict::pass(
             format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
+            Some(span),
+        ),
+        (None, Some(span)) if !unknown => Verdict::pass(
+            format!(
+                "notifications are refused with an HTTP error status ({}), which Streamable HTTP allows for input the server does not accept",
+                v.at(span)
+            ),
             Some(span),
         ),
         _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),

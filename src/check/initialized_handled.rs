@@ -1,6 +1,6 @@
 //! ab-001838/initialized-handled: `notifications/initialized` is accepted without an error.
 
-use super::{Finding, ServerView, Verdict};
+use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::interp::{Probe, UNKNOWN_METHOD};
 
 const NAME: &str = "notifications/initialized";
@@ -26,6 +26,26 @@ pub fn run(v: &ServerView) -> Verdict {
     if let Some(first) = findings.first() {
         let reason = format!("`{NAME}` is rejected with an error at {}{hint}", v.at(first.span));
         return Verdict::fail(reason, findings);
+    }
+    // Over HTTP, refused with an error status on every path that looked at it: not accepted.
+    let answers = run.http_answers();
+    let refusals: Vec<_> = answers
+        .iter()
+        .filter_map(|a| match a {
+            HttpAnswer::Response(h) if h.status.is_some_and(|s| s >= 400) => Some(h.clone()),
+            _ => None,
+        })
+        .collect();
+    if !answers.is_empty() && refusals.len() == answers.len() {
+        let first = &refusals[0];
+        let status = first.status.unwrap_or(400);
+        let reason = format!(
+            "`{NAME}` is refused with HTTP {status} ({}): the lifecycle never completes",
+            v.at(first.span)
+        );
+        let finding =
+            Finding { span: first.span, message: format!("`{NAME}` is refused here with HTTP {status}") };
+        return Verdict::fail(reason, vec![finding]);
     }
     // Taken the way an unknown method is, by a fallback that answers it: not accepted.
     let unknown = v.probe(Probe::notification(UNKNOWN_METHOD));

@@ -172,6 +172,8 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value
     match p {
         Pattern::Any(binding) => (Some(true), binding.clone().map(|b| (b, v.clone()))),
         Pattern::Str(s) => match v {
+            // `switch (req.method) { case "POST": ... }` tests the HTTP verb; probes arrive by POST.
+            Value::Method(_) if super::HTTP_VERBS.contains(&s.as_str()) => (Some(s == "POST"), None),
             Value::Method(m) | Value::Str(m) => (Some(m == s), None),
             _ => (None, None),
         },

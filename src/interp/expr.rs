@@ -127,6 +127,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => Value::unknown(),
                 })
             }
+            Expr::IsA { value, class } => self
+                .eval(st, value)
+                .into_iter()
+                .map(|(s, v)| (s, v.is_a(class).map(Value::Bool).unwrap_or_else(Value::unknown)))
+                .collect(),
             Expr::IsEmpty(x) => {
                 let out = self.eval(st, x);
                 out.into_iter()
@@ -150,6 +155,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                         (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
                         (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
                         (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
+                        // The decoded message has the members of a well-formed request or
+                        // notification: an id only when the probe has one, never a result.
+                        (Value::Message, "id") => {
+                            self.touched_id = true;
+                            Value::Bool(self.probe.has_id)
+                        }
+                        (Value::Message, "method" | "jsonrpc" | "params") => Value::Bool(true),
+                        (Value::Message, "result" | "error") => Value::Bool(false),
                         (_, "id") => {
                             self.touched_id = true;
                             Value::Bool(self.probe.has_id)
@@ -289,6 +302,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
                 .collect(),
             Expr::Named { value, .. } => self.eval(st, value),
+            Expr::Message(parts) => {
+                let exprs: Vec<&Expr> = parts.iter().collect();
+                self.eval_all(st, &exprs).into_iter().map(|(s, _)| (s, Value::Message)).collect()
+            }
             Expr::Opaque(parts) => {
                 let exprs: Vec<&Expr> = parts.iter().collect();
                 self.eval_all(st, &exprs).into_iter().map(|(s, vals)| (s, join(&vals))).collect()
@@ -446,8 +463,18 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
             (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),
+            (Value::Bool(a), Value::Bool(b)) => Value::Bool(a == b),
             (Value::ClientVersion { .. }, _) | (_, Value::ClientVersion { .. }) => Value::unknown(),
             (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => Value::Bool(true),
+            // A value of a known kind against a scalar of another kind (`true !== $response`,
+            // `$result === null` on a reply): not equal.
+            (a, b)
+                if known_kind(a)
+                    && known_kind(b)
+                    && std::mem::discriminant(a) != std::mem::discriminant(b) =>
+            {
+                Value::Bool(false)
+            }
             _ => Value::unknown(),
         }
     }
@@ -684,6 +711,22 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub(super) fn here(&self) -> FnId {
         self.stack.last().copied().unwrap_or(0)
     }
+}
+
+/// Values whose kind is known (an unknown value, the probe's method and id, and the
+/// client's version can be anything the comparison needs).
+fn known_kind(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Str(_)
+            | Value::Object(_)
+            | Value::Array(_)
+            | Value::Reply(_)
+            | Value::Http(_)
+    )
 }
 
 /// The client's version read on a path where it was already found supported is checked.

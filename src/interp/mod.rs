@@ -62,6 +62,7 @@ impl Cut {
 
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
+    crate::lower::EMIT,
     "print",
     "to_writer",
     "to_writer_pretty",

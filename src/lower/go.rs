@@ -567,10 +567,8 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Some("map_type") => return Expr::Object { entries: Vec::new(), span },
             _ => {}
         },
-        // Probes are well-formed: decoding the message returns no error.
-        "json.Unmarshal" => {
-            return Expr::Block(vec![Stmt::Expr(Expr::opaque(args)), Stmt::Yield(Expr::Null)]);
-        }
+        // Probes are well-formed: decoding the message fills the target and returns no error.
+        "json.Unmarshal" => return decode_into(args, arg_nodes.get(1).map(|n| ctx.text(*n)), span),
         "strings.HasPrefix" => {
             if let [text, Expr::Str(prefix)] = args.as_slice() {
                 return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
@@ -585,7 +583,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
         }
         "fmt.Println" | "fmt.Printf" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" => {
-            return Expr::Call { callee: "print".into(), receiver: None, args, span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
         }
         // An HTTP error answer: `http.Error(w, "bad request", http.StatusBadRequest)`.
         "http.Error" => {
@@ -594,7 +592,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 _ => None,
             };
             let http = Expr::Http { status, body: args.get(1).cloned().map(Box::new), span };
-            return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
         _ => {}
     }
@@ -607,11 +605,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         && to_writer(inner.trim(), ctx)
     {
         let http = Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
-        return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+        return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
     }
     // `json.NewDecoder(r.Body).Decode(&req)`: no error on a well-formed message.
     if last == "Decode" && operand_text.contains("NewDecoder") {
-        return Expr::Block(vec![Stmt::Expr(Expr::opaque(args)), Stmt::Yield(Expr::Null)]);
+        return decode_into(args, arg_nodes.first().map(|n| ctx.text(*n)), span);
     }
     // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request.
     if RESPONSE_WRITERS.contains(&operand_text) || ctx.http_writers.iter().any(|w| w == operand_text) {
@@ -620,11 +618,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             "WriteHeader" => {
                 let status = Box::new(args.into_iter().next().unwrap_or_else(Expr::unknown));
                 let http = Expr::HttpWith { status, body: Box::new(Expr::Null), null_is_empty: true, span };
-                return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+                return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
             }
             "Write" => {
                 let http = Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
-                return Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span };
+                return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
             }
             _ => {}
         }
@@ -638,6 +636,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
     call(callee, receiver, args, Vec::new(), span)
+}
+
+/// `json.Unmarshal(data, &req)`: `req` holds the decoded message and the error is nil.
+fn decode_into(args: Vec<Expr>, target: Option<&str>, span: crate::model::Span) -> Expr {
+    let mut block = Vec::new();
+    match target.and_then(|t| t.strip_prefix('&')) {
+        Some(name) if name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') => {
+            block.push(Stmt::Assign { target: name.to_string(), value: Expr::Message(args), span })
+        }
+        _ => block.push(Stmt::Expr(Expr::opaque(args))),
+    }
+    block.push(Stmt::Yield(Expr::Null));
+    Expr::Block(block)
 }
 
 /// Standard-library package names used as call qualifiers.

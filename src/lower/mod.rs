@@ -15,6 +15,10 @@ use crate::config::Knowledge;
 use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
 use tree_sitter::Node;
 
+/// The callee of a call the lowering makes up for a write of a message (an HTTP
+/// answer, a line on standard output): no function of the scanned code has this name.
+pub const EMIT: &str = "mcp-conform/emit";
+
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
 pub const MAX_DEPTH: usize = 256;
 
@@ -45,6 +49,8 @@ pub struct Ctx<'a> {
     pub http_writers: Vec<String>,
     /// Go's named results of the function being lowered: what a bare `return` returns.
     pub named_results: Vec<String>,
+    /// Type names that are HTTP requests in this file (PHP: an imported framework `Request`).
+    pub request_types: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -61,6 +67,7 @@ impl<'a> Ctx<'a> {
             http_requests: Vec::new(),
             http_writers: Vec::new(),
             named_results: Vec::new(),
+            request_types: Vec::new(),
         }
     }
 
@@ -198,6 +205,7 @@ pub fn lower(
         sdk_library: None,
         imports: Vec::new(),
         http_handlers: Vec::new(),
+        state: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),
@@ -258,6 +266,24 @@ pub fn unquote(raw: &str) -> String {
         }
     }
     s.to_string()
+}
+
+/// Whether a call decodes the incoming message (for a well-formed probe it returns
+/// the message, never null and never a parse error): `json.loads(line)`,
+/// `JSON.parse(body)`, `json_decode($input)`, `request.get_json()`.
+pub fn decodes_message(language: Language, callee: &str) -> bool {
+    let last = last_segment(callee);
+    let qualifier = callee.strip_suffix(last).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
+    match language {
+        Language::Python => {
+            matches!(last, "loads" | "load")
+                && matches!(qualifier, "json" | "orjson" | "ujson" | "simplejson")
+                || matches!(last, "get_json")
+        }
+        Language::TypeScript | Language::JavaScript => callee == "JSON.parse",
+        Language::Php => matches!(callee, "json_decode" | "get_json_params"),
+        Language::Go | Language::Rust => false,
+    }
 }
 
 /// The pattern a `case` label is: a literal, or a named constant (resolved later,

@@ -42,6 +42,12 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     match node.kind() {
         "function_definition" => function(ctx, node, facts, owner, &[]),
         "decorated_definition" => decorated(ctx, node, facts, owner),
+        // `global SESSION` inside a function: the name is state that code may change.
+        "global_statement" => {
+            for v in children(node) {
+                facts.state.push(ctx.text(v).to_string());
+            }
+        }
         "class_definition" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
             let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
@@ -528,7 +534,9 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     if attr == "stdin" {
         ctx.saw_stdin = true;
     }
-    if let Some(f) = message_field(attr) {
+    // `self.protocol_version` is the object's own attribute, never the message's field.
+    let own = node.child_by_field_name("object").is_some_and(|o| matches!(ctx.text(o), "self" | "cls"));
+    if let Some(f) = message_field(attr).filter(|_| !own) {
         let object = node.child_by_field_name("object").map(|o| expr(ctx, o));
         return super::field(object, f);
     }
@@ -589,7 +597,13 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
+    if super::decodes_message(Language::Python, &callee) {
+        return Expr::Message(args);
+    }
     match callee.as_str() {
+        // Conversions that keep what matters: `str(method)`, `cast(Request, msg)`.
+        "str" if args.len() == 1 => return args.pop().unwrap_or_else(Expr::unknown),
+        "cast" | "typing.cast" if args.len() == 2 => return args.pop().unwrap_or_else(Expr::unknown),
         // `all(is_notification(m) for m in batch)` holds what its element holds.
         "all" | "any" | "bool" if args.len() == 1 => {
             return args.pop().map(unwrap_opaque).unwrap_or_else(Expr::unknown);
@@ -605,7 +619,15 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "list") => {
             return Expr::Bool(false);
         }
-        "isinstance" | "len" | "str" | "int" | "hasattr" | "getattr" | "type" => {
+        "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(_)) => {
+            let class = match &args[1] {
+                Expr::Var(t) => t.clone(),
+                _ => String::new(),
+            };
+            let value = args.swap_remove(0);
+            return Expr::IsA { value: Box::new(value), class };
+        }
+        "isinstance" | "len" | "int" | "hasattr" | "getattr" | "type" => {
             return Expr::opaque(args);
         }
         "input" => ctx.saw_stdin = true,

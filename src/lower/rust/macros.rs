@@ -34,7 +34,7 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
                 return Expr::unknown();
             }
             let args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
-            Expr::Call { callee: n.to_string(), receiver: None, args, span }
+            Expr::Call { callee: crate::lower::EMIT.into(), receiver: None, args, span }
         }
         "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
         // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.

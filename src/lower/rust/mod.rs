@@ -222,7 +222,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "field_expression" => {
             let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
-            if let Some(f) = message_field(field) {
+            // `self.protocol_version` is the server's own field, never the message's.
+            let own = node.child_by_field_name("value").is_some_and(|v| ctx.text(v) == "self");
+            if let Some(f) = message_field(field).filter(|_| !own) {
                 let object = node.child_by_field_name("value").map(|v| expr(ctx, v, facts));
                 return crate::lower::field(object, f);
             }
@@ -498,7 +500,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     // Probes are well-formed: decoding the message succeeds.
     if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {
-        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::opaque(args))) };
+        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::Message(args))) };
     }
     match last.as_str() {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),

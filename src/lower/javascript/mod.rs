@@ -1,18 +1,17 @@
 //! TypeScript and JavaScript (`tree-sitter-typescript`, `tree-sitter-javascript`,
 //! which share their node kinds) to facts.
 
+mod frameworks;
+
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Span, Stmt};
+use frameworks::{RESPONSE_OBJECTS, ROUTE_METHODS};
 use tree_sitter::Node;
 
-/// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`.
-const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route"];
 /// Methods that register a handler under a method name: `handlers.set("ping", onPing)`.
 const REGISTER_METHODS: &[&str] = &["set", "register", "on", "method", "addMethod", "handle", "addHandler"];
 /// Events whose callbacks receive standard input lines: `rl.on("line", cb)`.
 const STDIN_EVENTS: &[&str] = &["line", "data", "readable"];
-/// Receivers of Express/Fastify/Hono-style response calls.
-const RESPONSE_OBJECTS: &[&str] = &["res", "response", "reply", "resp", "c", "ctx"];
 
 /// Per-file state of the JavaScript lowering.
 struct Js {
@@ -78,10 +77,22 @@ fn statement(
         }
         "class_declaration" | "abstract_class_declaration" | "class" => class(ctx, js, node, facts, out),
         "export_statement" => {
+            let default = ctx.text(node).starts_with("export default");
             if let Some(d) = node.child_by_field_name("declaration") {
                 statement(ctx, js, d, facts, owner, out);
+                // `export default async function handler(req)` (Netlify, Vercel edge).
+                if default
+                    && d.kind() == "function_declaration"
+                    && let Some(n) = d.child_by_field_name("name")
+                {
+                    facts.http_handlers.push(ctx.text(n).to_string());
+                }
             } else if let Some(v) = node.child_by_field_name("value") {
-                out.push(Stmt::Expr(expr(ctx, js, v, facts)));
+                let value = expr(ctx, js, v, facts);
+                if default {
+                    note_default_handler(&value, facts);
+                }
+                out.push(Stmt::Expr(value));
             }
         }
         "lexical_declaration" | "variable_declaration" => {
@@ -228,6 +239,10 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             }
         }
         let value = expr(ctx, js, right, facts);
+        // `module.exports = async (req, res) => ...` (Vercel functions, plain Node handlers).
+        if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
+            note_default_handler(&value, facts);
+        }
         if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
             out.push(Stmt::SetInitialized { span });
         }
@@ -236,6 +251,24 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
     }
     let value = expr(ctx, js, e, facts);
     out.push(Stmt::Expr(value));
+}
+
+/// What a module exports as its request handler: a function (`export default async
+/// (req) => ...`, `module.exports = fn`) or an object with a `fetch` method (Workers, Bun).
+fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
+    match value {
+        Expr::FnRef(name) => facts.http_handlers.push(name.clone()),
+        Expr::Object { entries, .. } => {
+            for (k, v) in entries {
+                if k == frameworks::FETCH_METHOD
+                    && let Expr::FnRef(name) = v
+                {
+                    facts.http_handlers.push(name.clone());
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The name a callable expression can be called by: an identifier, or a new function.
@@ -284,6 +317,21 @@ fn params(ctx: &Ctx, node: Node) -> Vec<String> {
         .collect()
 }
 
+/// `@Post()` / `@All('mcp')` right before a method definition.
+fn mounted_by_decorator(ctx: &Ctx, node: Node) -> bool {
+    let mut sibling = node.prev_named_sibling();
+    let mut own = children(node).into_iter().filter(|c| c.kind() == "decorator").collect::<Vec<_>>();
+    while let Some(s) = sibling.filter(|s| s.kind() == "decorator") {
+        own.push(s);
+        sibling = s.prev_named_sibling();
+    }
+    own.iter().any(|d| {
+        let text = ctx.text(*d).trim_start_matches('@');
+        let name = text.split(['(', ' ']).next().unwrap_or("");
+        frameworks::ROUTE_DECORATORS.contains(&name)
+    })
+}
+
 fn function(
     ctx: &mut Ctx,
     js: &mut Js,
@@ -293,8 +341,9 @@ fn function(
     owner: Option<&str>,
 ) {
     let params = params(ctx, node);
-    // Next.js route handlers: `export async function POST(request)`.
-    let http_route = name == "POST";
+    // Next.js route handlers (`export async function POST(request)`) and NestJS
+    // controller methods (`@Post() handle(...)`).
+    let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
     let body = node.child_by_field_name("body");
     super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
@@ -401,7 +450,9 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             if prop == "stdin" {
                 ctx.saw_stdin = true;
             }
-            if let Some(f) = message_field(prop) {
+            // `this.protocolVersion` is the object's own property, never the message's field.
+            let own = object_node.is_some_and(|o| o.kind() == "this");
+            if let Some(f) = message_field(prop).filter(|_| !own) {
                 let object = object_node.map(|o| expr(ctx, js, o, facts));
                 return field(object, f);
             }
@@ -490,6 +541,10 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             let target =
                 node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
             let value = sub(ctx, js, node, "right", facts);
+            // `module.exports = async (req, res) => ...` (Vercel functions).
+            if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
+                note_default_handler(&value, facts);
+            }
             Expr::Block(vec![Stmt::Assign { target, value, span }])
         }
         _ => {
@@ -552,6 +607,27 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         return Expr::unknown();
     }
+    // `http.createServer(cb)`, `Deno.serve(cb)`, `Bun.serve({ fetch })`: the callback answers HTTP.
+    if frameworks::SERVER_CALLS.contains(&last.as_str()) && !arg_nodes.is_empty() {
+        let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+        for a in &args {
+            note_default_handler(a, facts);
+        }
+        return Expr::opaque(args);
+    }
+    // `req.on("end", () => ...)` on an HTTP request: the callback runs when the body is read.
+    if matches!(last.as_str(), "on" | "once")
+        && matches!(receiver_text.as_str(), "req" | "request")
+        && let Some(cb) = arg_nodes.get(1)
+    {
+        let target = expr(ctx, js, *cb, facts);
+        return Expr::Call {
+            callee: "()".into(),
+            receiver: Some(Box::new(target)),
+            args: vec![Expr::unknown()],
+            span,
+        };
+    }
     if last == "on" && first_str.as_deref().is_some_and(|e| STDIN_EVENTS.contains(&e)) {
         for a in &arg_nodes[1..] {
             let name = callable_name(ctx, js, *a, facts);
@@ -575,6 +651,10 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         let target = expr(ctx, js, *cb, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: vec![value], span };
     }
+    if super::decodes_message(Language::TypeScript, &callee) {
+        let args = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+        return Expr::Message(args);
+    }
     if callee.contains("console.error")
         || callee.contains("console.warn")
         || receiver_text.ends_with("stderr")
@@ -584,7 +664,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     match callee.as_str() {
         "Array.isArray" => return Expr::Bool(false),
-        "Response.json" | "NextResponse.json" => return fetch_response(args, span),
+        c if c.strip_suffix(".json").is_some_and(|class| frameworks::RESPONSE_CLASSES.contains(&class)) => {
+            return fetch_response(args, span);
+        }
         "Object.hasOwn" | "Object.prototype.hasOwnProperty.call" => {
             if let (Some(obj), Some(Expr::Str(key))) = (args.first(), args.get(1)) {
                 return Expr::HasKey { object: Box::new(obj.clone()), key: key.clone() };
@@ -592,7 +674,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         // `console.log` writes to stdout.
         "console.log" | "console.info" => {
-            return Expr::Call { callee: "print".into(), receiver: None, args, span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
         }
         _ => {}
     }
@@ -636,35 +718,38 @@ fn http_answer(
     if !RESPONSE_OBJECTS.contains(&root) {
         return None;
     }
-    let int = |e: Option<&Expr>| match e {
-        Some(Expr::Int(n)) => u16::try_from(*n).ok(),
-        _ => None,
-    };
     // A chained status: `res.status(202).send()` / `reply.code(202).send()`.
     let chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
     let chained_status = chained.and_then(|c| {
         let f = c.child_by_field_name("function")?;
         let name = f.child_by_field_name("property").map(|p| ctx.text(p))?;
-        if !matches!(name, "status" | "code") {
+        if !frameworks::STATUS_SETTERS.contains(&name) {
             return None;
         }
         let a = c.child_by_field_name("arguments").and_then(|a| a.named_child(0))?;
-        match expr(ctx, js, a, facts) {
-            Expr::Int(n) => u16::try_from(n).ok(),
-            _ => None,
-        }
+        Some(expr(ctx, js, a, facts))
     });
-    let (status, body) = match last {
-        "json" | "send" | "end" | "text" | "body" | "html" => {
-            (chained_status.or(int(args.get(1))), args.first().cloned())
-        }
-        "sendStatus" | "writeHead" => (int(args.first()), None),
-        "status" | "code" => return None,
-        _ => return None,
+    // The status may be a variable or a helper's parameter: it is evaluated.
+    let (status, body) = if frameworks::BODY_SENDERS.contains(&last) {
+        (chained_status.or_else(|| args.get(1).cloned()), args.first().cloned())
+    } else if frameworks::STATUS_SENDERS.contains(&last) {
+        (args.first().cloned(), None)
+    } else {
+        return None;
     };
+    // `res.end()` / `res.send(null)` send nothing; `res.json(null)` sends `null`.
     let body = body.filter(|b| !matches!(b, Expr::Null) || last == "json");
-    let http = Expr::Http { status, body: body.map(Box::new), span };
-    Some(Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span })
+    let http = match status {
+        Some(Expr::Int(n)) => Expr::Http { status: u16::try_from(n).ok(), body: body.map(Box::new), span },
+        Some(status) => Expr::HttpWith {
+            status: Box::new(status),
+            body: Box::new(body.unwrap_or(Expr::Null)),
+            null_is_empty: last != "json",
+            span,
+        },
+        None => Expr::Http { status: None, body: body.map(Box::new), span },
+    };
+    Some(Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span })
 }
 
 fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
@@ -677,7 +762,7 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     match super::last_segment(&ctor) {
         // `new Response(null, { status: 202 })` (fetch API, Next.js).
-        "Response" | "NextResponse" => fetch_response(args, span),
+        c if frameworks::RESPONSE_CLASSES.contains(&c) => fetch_response(args, span),
         // `new Map([["tools/list", onList], ...])` is a handler table.
         "Map" => {
             let mut entries = Vec::new();
@@ -696,17 +781,29 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     }
 }
 
-/// `new Response(body, { status })` and `Response.json(body, { status })`.
+/// `new Response(body, { status })` and `Response.json(body, { status })`; the status
+/// may be a variable (`{ status }`), evaluated where the response is built.
 fn fetch_response(args: Vec<Expr>, span: Span) -> Expr {
     let status = match args.get(1) {
         Some(Expr::Object { entries, .. }) => {
-            entries.iter().find(|(k, _)| k == "status").and_then(|(_, v)| match v {
-                Expr::Int(n) => u16::try_from(*n).ok(),
-                _ => None,
-            })
+            entries.iter().find(|(k, _)| k == "status").map(|(_, v)| v.clone())
         }
         _ => None,
     };
-    let body = args.into_iter().next().filter(|b| !matches!(b, Expr::Null)).map(Box::new);
-    Expr::Http { status, body, span }
+    let body = args.into_iter().next().unwrap_or(Expr::Null);
+    match status {
+        Some(Expr::Int(n)) => Expr::Http {
+            status: u16::try_from(n).ok(),
+            body: Some(body).filter(|b| !matches!(b, Expr::Null)).map(Box::new),
+            span,
+        },
+        Some(status) => {
+            Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: true, span }
+        }
+        None => Expr::Http {
+            status: None,
+            body: Some(body).filter(|b| !matches!(b, Expr::Null)).map(Box::new),
+            span,
+        },
+    }
 }

@@ -1,5 +1,7 @@
 //! PHP (`tree-sitter-php`, with or without HTML around the code) to facts.
 
+mod frameworks;
+
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
@@ -104,10 +106,20 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 statements(ctx, b, facts, owner, out);
             }
         }
+        // `global $SESSION;` inside a function: the name is state that code may change.
+        "global_declaration" => {
+            for v in children(node) {
+                facts.state.push(var_name(ctx, v));
+            }
+        }
         "namespace_use_declaration" => {
             let text = ctx.text(node).trim_start_matches("use").trim();
             if let Some(sdk) = ctx.sdk(Language::Php, text) {
                 facts.sdk_imports.push(SdkImport { sdk, span });
+            }
+            if frameworks::REQUEST_IMPORTS.iter().any(|i| text.trim_start_matches('\\').starts_with(i)) {
+                let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
+                ctx.request_types.push(local.to_string());
             }
         }
         "expression_statement" => {
@@ -121,7 +133,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "echo_statement" => {
             let args = children(node).into_iter().map(|a| expr(ctx, a, facts)).collect();
-            out.push(Stmt::Expr(Expr::Call { callee: "echo".into(), receiver: None, args, span }));
+            out.push(Stmt::Expr(Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }));
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
         "switch_statement" => out.push(Stmt::Expr(switch(ctx, node, facts, owner))),
@@ -150,16 +162,22 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
-    let params: Vec<String> = node
-        .child_by_field_name("parameters")
-        .map(children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|p| p.child_by_field_name("name").map(|n| var_name(ctx, n)))
-        .collect();
+    let mut params = super::Params::default();
+    let mut http_route = mounted_by_attribute(ctx, node);
+    for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+        // A parameter typed as a framework's HTTP request makes the function a handler.
+        let ty = p.child_by_field_name("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
+        let ty = ty.rsplit('\\').next().unwrap_or(ty);
+        http_route |= frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
+        let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
+        if let Some(default) = p.child_by_field_name("default_value") {
+            params.defaults.push((name.clone(), expr(ctx, default, facts)));
+        }
+        params.names.push(name);
+    }
     let b = node.child_by_field_name("body");
     let outer_http = std::mem::take(&mut ctx.saw_http);
-    super::push_function(ctx, facts, node, name, owner, params.into(), false, |ctx, facts| match b {
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match b {
         Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
@@ -171,6 +189,82 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     {
         f.http_route = true;
     }
+}
+
+/// `#[Route('/mcp', methods: ['POST'])]` on a controller method.
+fn mounted_by_attribute(ctx: &Ctx, node: Node) -> bool {
+    let Some(list) = node.child_by_field_name("attributes") else { return false };
+    let mut stack = vec![list];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "attribute"
+            && let Some(name) = children(n).first()
+        {
+            let name = ctx.text(*name);
+            if frameworks::ROUTE_ATTRIBUTES.contains(&name.rsplit('\\').next().unwrap_or(name)) {
+                return true;
+            }
+        }
+        stack.extend(children(n));
+    }
+    false
+}
+
+/// `Route::post('/mcp', [McpController::class, 'handle'])`, `$app->post('/mcp', fn)`:
+/// the handler a route mounts, when the call is one.
+fn route_handler(
+    ctx: &mut Ctx,
+    node: Node,
+    facts: &mut FileFacts,
+    receiver: &str,
+    verb: &str,
+) -> Option<String> {
+    let receiver = receiver.trim_start_matches('$');
+    if !frameworks::ROUTERS.contains(&receiver) || !frameworks::ROUTE_VERBS.contains(&verb) {
+        return None;
+    }
+    let args: Vec<Node> = node
+        .child_by_field_name("arguments")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|a| a.named_child(0))
+        .collect();
+    let path_first = args.first().is_some_and(|a| a.kind() == "string" || a.kind() == "encapsed_string");
+    let handler = if path_first { args.get(1) } else { args.get(2) }?;
+    match handler.kind() {
+        // `[McpController::class, 'handle']`
+        "array_creation_expression" => {
+            children(*handler).last().and_then(|last| last.named_child(0)).map(|s| unquote(ctx.text(s)))
+        }
+        // `'McpController@handle'`
+        "string" | "encapsed_string" => {
+            let text = unquote(ctx.text(*handler));
+            Some(text.rsplit('@').next().unwrap_or(&text).to_string())
+        }
+        // `McpController::class`: an invokable controller.
+        "class_constant_access_expression" => Some("__invoke".to_string()),
+        _ => match expr(ctx, *handler, facts) {
+            Expr::FnRef(n) => Some(n),
+            _ => None,
+        },
+    }
+}
+
+/// The HTTP response a framework builder makes, by its argument order; the status
+/// defaults to 200 and is evaluated (it may be a parameter).
+fn http_response(order: frameworks::Order, args: Vec<Expr>, span: crate::model::Span) -> Expr {
+    let mut it = args.into_iter();
+    let (status, body) = match order {
+        frameworks::Order::BodyStatus => {
+            let body = it.next().unwrap_or(Expr::Str(String::new()));
+            (it.next().unwrap_or(Expr::Int(200)), body)
+        }
+        frameworks::Order::StatusHeadersBody => {
+            let status = it.next().unwrap_or(Expr::Int(200));
+            (status, it.nth(1).unwrap_or(Expr::Str(String::new())))
+        }
+    };
+    Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: true, span }
 }
 
 fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -342,7 +436,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "member_access_expression" | "nullsafe_member_access_expression" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
-            if let Some(f) = message_field(name) {
+            // `$this->protocol_version` is the object's own property, never the message's field.
+            let own = node.child_by_field_name("object").is_some_and(|o| ctx.text(o) == "$this");
+            if let Some(f) = message_field(name).filter(|_| !own) {
                 let object = node.child_by_field_name("object").map(|o| expr(ctx, o, facts));
                 return field(object, f);
             }
@@ -473,8 +569,11 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             if negated { Expr::Not(Box::new(test)) } else { test }
         }
-        // An object of some class is not null: enough for the checks.
-        "instanceof" => Expr::Not(Box::new(Expr::IsNull(Box::new(left)))),
+        "instanceof" => {
+            let class =
+                node.child_by_field_name("right").map(|r| ctx.text(r).replace('\\', ".")).unwrap_or_default();
+            Expr::IsA { value: Box::new(left), class }
+        }
         "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
         "||" | "or" | "??" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
         _ => Expr::opaque(vec![left, right]),
@@ -518,12 +617,28 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         ctx.sdk_server = Some(span);
     }
+    if let Some(handler) = route_handler(ctx, node, facts, object_text, &name) {
+        facts.http_handlers.push(handler);
+        return Expr::unknown();
+    }
+    // `response()->json($data, 202)`, `Response::json($data)`.
+    if frameworks::RESPONSE_METHODS.contains(&name.as_str())
+        && (object_text.starts_with("response(") || object_text == "Response")
+    {
+        if name == "noContent" {
+            return Expr::Http { status: Some(204), body: None, span };
+        }
+        return http_response(frameworks::Order::BodyStatus, args, span);
+    }
     // Calls on `$this`, `self::` and `static::` are the class's own methods.
     if matches!(object_text, "$this" | "self" | "static") {
         return call(format!("self.{name}"), None, args, Vec::new(), span);
     }
     if name == "get_json_params" || name == "get_body" {
         ctx.saw_http = true;
+    }
+    if super::decodes_message(Language::Php, &name) {
+        return Expr::Message(args);
     }
     let receiver = object.map(|o| expr(ctx, o, facts));
     call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
@@ -558,6 +673,9 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         let target = expr(ctx, f, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
+    if super::decodes_message(Language::Php, &name) {
+        return Expr::Message(args);
+    }
     let first = args.first().cloned();
     let second = args.get(1).cloned();
     match (name.as_str(), first, second) {
@@ -588,18 +706,27 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 _ => None,
             };
             let http = Expr::Http { status, body: body.map(Box::new), span };
-            Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span }
+            Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span }
         }
         ("rest_ensure_response", body, _) => Expr::Http { status: None, body: body.map(Box::new), span },
-        ("http_response_code" | "status_header", Some(Expr::Int(n)), _) => {
-            let http = Expr::Http { status: u16::try_from(n).ok(), body: None, span };
-            Expr::Call { callee: "send".into(), receiver: None, args: vec![http], span }
+        // The status may be a variable or a helper's parameter: it is evaluated.
+        ("http_response_code" | "status_header", Some(status), _) => {
+            let http = Expr::HttpWith {
+                status: Box::new(status),
+                body: Box::new(Expr::Null),
+                null_is_empty: true,
+                span,
+            };
+            Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span }
+        }
+        (f, _, _) if frameworks::RESPONSE_FUNCTIONS.contains(&f) && !args.is_empty() => {
+            http_response(frameworks::Order::BodyStatus, args, span)
         }
         ("fwrite" | "fputs", _, _) if raw_args.first().is_some_and(|a| a.contains("STDERR")) => {
             Expr::unknown()
         }
         ("fwrite" | "fputs" | "print" | "printf", _, _) => {
-            Expr::Call { callee: "echo".into(), receiver: None, args, span }
+            Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }
         }
         ("error_log", _, _) => Expr::unknown(),
         _ => call(name, None, args, Vec::new(), span),
@@ -643,22 +770,20 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .collect();
     match super::last_segment(&class.replace('\\', ".")) {
         "stdClass" => Expr::Object { entries: Vec::new(), span },
-        // WordPress serialises a null body as the four characters `null`.
+        // WordPress core's serve path sends no body for a null response (since 4.8.1).
         "WP_REST_Response" => {
             let mut it = args.into_iter();
             let body = it.next().unwrap_or(Expr::Null);
-            match it.next() {
-                Some(Expr::Int(n)) => {
-                    Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
-                }
-                Some(status) => Expr::HttpWith {
-                    status: Box::new(status),
-                    body: Box::new(body),
-                    null_is_empty: false,
-                    span,
-                },
-                None => Expr::Http { status: None, body: Some(Box::new(body)), span },
-            }
+            let status = it.next().unwrap_or(Expr::Int(200));
+            Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: true, span }
+        }
+        // PSR-7 (Guzzle, Nyholm, Laminas): `new Response($status, $headers, $body)`.
+        "Response" if matches!(args.first(), Some(Expr::Int(n)) if (100..600).contains(n)) => {
+            http_response(frameworks::Order::StatusHeadersBody, args, span)
+        }
+        c if frameworks::RESPONSE_CLASSES.iter().any(|(name, _)| *name == c) => {
+            let order = frameworks::RESPONSE_CLASSES.iter().find(|(name, _)| *name == c).map(|(_, o)| *o);
+            http_response(order.unwrap_or(frameworks::Order::BodyStatus), args, span)
         }
         "WP_Error" => Expr::Http { status: Some(400), body: None, span },
         _ => call(class, None, args, Vec::new(), span),

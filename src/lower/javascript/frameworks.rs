@@ -1,0 +1,35 @@
+//! What the JavaScript and TypeScript web frameworks are, as data: how a route is
+//! mounted, which objects answer, and how their response builders take a status.
+//! A new framework is a row here and a fixture.
+
+/// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`
+/// (Express, Koa router, Fastify, Hono, Elysia).
+pub const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route", "any"];
+
+/// Calls whose callback answers every HTTP request: `http.createServer(cb)`,
+/// `Deno.serve(cb)`, `serve(cb)`, `Bun.serve({ fetch })`.
+pub const SERVER_CALLS: &[&str] = &["createServer", "serve", "createSecureServer"];
+
+/// Decorators that mount a controller method: NestJS `@Post()`, `@All()`.
+pub const ROUTE_DECORATORS: &[&str] = &["Post", "All", "Put"];
+
+/// Functions named as a handler of a file-based router: Next.js `export async function POST(req)`.
+pub const ROUTE_FUNCTIONS: &[&str] = &["POST"];
+
+/// The method of a default-exported object that answers requests: Cloudflare
+/// Workers and Bun `export default { fetch(request, env) { ... } }`.
+pub const FETCH_METHOD: &str = "fetch";
+
+/// Receivers of Express/Fastify/Hono-style response calls.
+pub const RESPONSE_OBJECTS: &[&str] = &["res", "response", "reply", "resp", "c", "ctx"];
+
+/// Methods that set the status for a later call: `res.status(202).end()`, `reply.code(202).send()`.
+pub const STATUS_SETTERS: &[&str] = &["status", "code"];
+
+/// Methods that send a body (the status as their second argument, as Hono's
+/// `c.json(data, 202)` does) and methods that send a status alone.
+pub const BODY_SENDERS: &[&str] = &["json", "send", "end", "text", "body", "html"];
+pub const STATUS_SENDERS: &[&str] = &["sendStatus", "writeHead"];
+
+/// Response classes built as `new Response(body, { status })` and `Response.json(body, { status })`.
+pub const RESPONSE_CLASSES: &[&str] = &["Response", "NextResponse"];

@@ -1,0 +1,47 @@
+//! What PHP's web frameworks are, as data: the request types a handler takes, the
+//! calls that mount a route, and the response builders with their argument order.
+//! A new framework is a row here and a fixture.
+
+/// Parameter types that make a function an HTTP handler (the last segment of the
+/// type's name). `Request` counts only when the file imports a framework's class of
+/// that name (see [`REQUEST_IMPORTS`]).
+pub const REQUEST_TYPES: &[&str] = &["ServerRequestInterface", "RequestInterface", "WP_REST_Request"];
+
+/// Imports that make a bare `Request` parameter type an HTTP request.
+pub const REQUEST_IMPORTS: &[&str] = &[
+    "Illuminate\\Http\\Request",
+    "Symfony\\Component\\HttpFoundation\\Request",
+    "Psr\\Http\\Message\\ServerRequestInterface",
+];
+
+/// Route registrations: `Route::post('/mcp', [McpController::class, 'handle'])`,
+/// `$app->post('/mcp', function ($request, $response) { ... })`, `$router->any(...)`:
+/// the receiver's name (last segment, any case for variables), and the verbs.
+pub const ROUTERS: &[&str] = &["Route", "app", "router", "group", "routes"];
+pub const ROUTE_VERBS: &[&str] = &["post", "any", "match", "map", "addRoute"];
+
+/// Attributes that mount a controller method: Symfony `#[Route('/mcp', methods: ['POST'])]`.
+pub const ROUTE_ATTRIBUTES: &[&str] = &["Route", "Post"];
+
+/// How a response builder takes its arguments.
+#[derive(Clone, Copy)]
+pub enum Order {
+    /// `(body, status)`: Laravel `response($body, 202)`, `response()->json($data, 202)`,
+    /// Symfony `new JsonResponse($data, 202)` and `new Response($content, 202)`.
+    BodyStatus,
+    /// `(status, headers, body)`: PSR-7 `new Response(202, [], '')` (Guzzle, Nyholm, Laminas).
+    StatusHeadersBody,
+}
+
+/// `new Class(...)` that builds an HTTP response, by the class's last name segment.
+pub const RESPONSE_CLASSES: &[(&str, Order)] = &[
+    ("JsonResponse", Order::BodyStatus),
+    ("Response", Order::BodyStatus),
+    ("HtmlResponse", Order::BodyStatus),
+    ("EmptyResponse", Order::StatusHeadersBody),
+];
+
+/// Calls that build an HTTP response: `response(...)`, `response()->json(...)`,
+/// `Response::json(...)`, `->setContent(...)`.
+pub const RESPONSE_FUNCTIONS: &[&str] = &["response"];
+pub const RESPONSE_METHODS: &[&str] = &["json", "noContent"];
