@@ -189,6 +189,14 @@ pub enum Expr {
     Loop {
         body: Block,
     },
+    /// `for x in xs`, `foreach ($xs as $x)`, `for (const x of xs)`, `for _, x := range xs`:
+    /// over a list whose items are known the body runs once per item (none for an
+    /// empty list), the target bound to it; over anything else, once.
+    ForEach {
+        targets: Vec<String>,
+        iterable: Box<Expr>,
+        body: Block,
+    },
     /// `try`: the handler runs on the paths where the body raised.
     Try {
         body: Block,
@@ -292,6 +300,13 @@ pub enum Pattern {
         name: String,
         binding: Option<String>,
     },
+    /// `Some("initialize")`: a variant whose content must match a pattern of its own.
+    VariantOf {
+        name: String,
+        inner: Box<Pattern>,
+    },
+    /// `(Some(payload), Some(id))`: a tuple matched element by element.
+    Tuple(Vec<Pattern>),
     /// A pattern this model cannot decide.
     Unknown,
 }
@@ -498,6 +513,10 @@ impl Expr {
                 }
             }
             Expr::Loop { body } | Expr::Block(body) => walk_block(body, f),
+            Expr::ForEach { iterable, body, .. } => {
+                iterable.walk(f);
+                walk_block(body, f);
+            }
             Expr::Try { body, handler, .. } => {
                 walk_block(body, f);
                 walk_block(handler, f);

@@ -82,7 +82,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     continue;
                 }
                 let mut taken = s.clone();
-                if let Some((name, v)) = &binding {
+                for (name, v) in &binding {
                     taken.env.insert(name.clone(), v.clone());
                 }
                 let method_decided = truth == Some(true) && matches!(subject, Value::Method(_));
@@ -150,8 +150,10 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 }
 
+type Bindings = Vec<(String, Value)>;
+
 /// Whether a value matches one of an arm's patterns, and what it binds.
-fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Option<(String, Value)>) {
+fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Bindings) {
     let mut unknown = None;
     for p in patterns {
         let (t, b) = match_pattern(subject, p);
@@ -163,39 +165,76 @@ fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Option<(St
     }
     match unknown {
         Some(binding) => (None, binding),
-        None if patterns.is_empty() => (None, None),
-        None => (Some(false), None),
+        None if patterns.is_empty() => (None, Vec::new()),
+        None => (Some(false), Vec::new()),
     }
 }
 
-fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Option<(String, Value)>) {
+fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
+    let bind =
+        |binding: &Option<String>, inner: Value| binding.clone().map(|b| (b, inner)).into_iter().collect();
     match p {
-        Pattern::Any(binding) => (Some(true), binding.clone().map(|b| (b, v.clone()))),
+        Pattern::Any(binding) => (Some(true), bind(binding, v.clone())),
         Pattern::Str(s) => match v {
             // `switch (req.method) { case "POST": ... }` tests the HTTP verb; probes arrive by POST.
-            Value::Method(_) if super::HTTP_VERBS.contains(&s.as_str()) => (Some(s == "POST"), None),
-            Value::Method(m) | Value::Str(m) => (Some(m == s), None),
-            _ => (None, None),
+            Value::Method(_) if super::HTTP_VERBS.contains(&s.as_str()) => (Some(s == "POST"), Vec::new()),
+            Value::Method(m) | Value::Str(m) => (Some(m == s), Vec::new()),
+            _ => (None, Vec::new()),
         },
         Pattern::Int(n) => match v {
-            Value::Int(m) => (Some(m == n), None),
-            _ => (None, None),
+            Value::Int(m) => (Some(m == n), Vec::new()),
+            _ => (None, Vec::new()),
         },
-        Pattern::Variant { name, binding } => {
-            let bind = |inner: Value| binding.clone().map(|b| (b, inner));
-            match (name.as_str(), v) {
-                (n, Value::Variant(vn, inner)) if matches!(n, "Ok" | "Err" | "Some" | "None") => {
-                    let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
-                    (Some(n == vn), bind(inner))
+        Pattern::Variant { name, binding } => match (name.as_str(), v) {
+            (n, Value::Variant(vn, inner)) if matches!(n, "Ok" | "Err" | "Some" | "None") => {
+                // `Some(Ok(x))` lowers to `Ok(x)`: `Some(_)` matches it.
+                if n == "Some" && matches!(vn.as_str(), "Ok" | "Err") {
+                    return (Some(true), bind(binding, v.clone()));
                 }
-                ("None", x) => (x.is_nullish(), None),
-                ("Some", x) => (x.is_nullish().map(|b| !b), bind(x.clone())),
-                // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
-                _ => (None, bind(v.clone())),
+                let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                (Some(n == vn), bind(binding, inner))
+            }
+            ("None", x) => (x.is_nullish(), Vec::new()),
+            ("Some", x) => (x.is_nullish().map(|b| !b), bind(binding, x.clone())),
+            // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
+            _ => (None, bind(binding, v.clone())),
+        },
+        // `Some("initialize")`: the variant, then its inner pattern.
+        Pattern::VariantOf { name, inner } => {
+            let (outer, _) = match_pattern(v, &Pattern::Variant { name: name.clone(), binding: None });
+            let value = match (name.as_str(), v) {
+                (_, Value::Variant(_, Some(x))) => x.as_ref().clone(),
+                ("Some", x) => x.clone(),
+                _ => Value::unknown(),
+            };
+            match outer {
+                Some(false) => (Some(false), Vec::new()),
+                outer => {
+                    let (t, b) = match_pattern(&value, inner);
+                    (if outer == Some(true) { t } else { t.filter(|t| !t) }, b)
+                }
             }
         }
+        // `(Some(a), Some(b))`: element by element against a tuple.
+        Pattern::Tuple(parts) => match v {
+            Value::Array(items) if items.len() == parts.len() => {
+                let mut truth = Some(true);
+                let mut bindings = Vec::new();
+                for (item, part) in items.iter().zip(parts) {
+                    let (t, b) = match_pattern(item, part);
+                    truth = match (truth, t) {
+                        (Some(false), _) | (_, Some(false)) => Some(false),
+                        (Some(true), Some(true)) => Some(true),
+                        _ => None,
+                    };
+                    bindings.extend(b);
+                }
+                (truth, bindings)
+            }
+            _ => (None, Vec::new()),
+        },
         // Resolved to its value before matching (see `eval_match`); one left is unknown.
-        Pattern::Const(_) | Pattern::Unknown => (None, None),
+        Pattern::Const(_) | Pattern::Unknown => (None, Vec::new()),
     }
 }
 

@@ -250,6 +250,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                     (s, Value::Null)
                 })
                 .collect(),
+            Expr::ForEach { targets, iterable, body } => {
+                let mut out = Vec::new();
+                for (s, items) in self.eval(st, iterable) {
+                    out.extend(self.for_each(s, targets, &items, body).into_iter().map(|s| (s, Value::Null)));
+                }
+                out
+            }
             Expr::Try { body, handler, binding } => {
                 let mut out = Vec::new();
                 for s in self.exec_block(st, body) {
@@ -372,6 +379,12 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
         if let Some(v) = st.env.get(name) {
             return v.clone();
+        }
+        // `replies.length` of a list the path knows.
+        if let Some(base) = name.strip_suffix(".length")
+            && let Some(Value::Array(items)) = st.env.get(base)
+        {
+            return Value::Int(items.len() as i64);
         }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
@@ -631,6 +644,44 @@ impl<'p, 'a> Interp<'p, 'a> {
         out
     }
 
+    /// Runs a loop body per item of a known list (up to a few, in order), binding the
+    /// targets; an empty list runs it not at all; anything else runs it once with the
+    /// targets bound to an element of unknown value.
+    fn for_each(
+        &mut self,
+        st: State,
+        targets: &[String],
+        items: &Value,
+        body: &crate::model::Block,
+    ) -> Vec<State> {
+        const MAX_ITEMS: usize = 4;
+        let elements: Vec<Value> = match items {
+            Value::Array(list) if list.len() <= MAX_ITEMS => list.as_ref().clone(),
+            Value::Array(list) => vec![join(list)],
+            Value::Unknown(parts) => vec![Value::Unknown(parts.clone())],
+            _ => vec![Value::unknown()],
+        };
+        let mut states = vec![st];
+        for element in elements {
+            let mut next = Vec::new();
+            for mut s in states {
+                if !s.running() {
+                    next.push(s);
+                    continue;
+                }
+                bind_targets(&mut s, targets, &element);
+                for mut after in self.exec_block(s, body) {
+                    if after.status == Status::LeftLoop {
+                        after.status = Status::Running;
+                    }
+                    next.push(after);
+                }
+            }
+            states = next;
+        }
+        states
+    }
+
     /// The arguments of a call as the callee's parameters see them: positional ones
     /// in order, named ones by name, and a parameter left out takes its default.
     fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
@@ -713,6 +764,26 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 }
 
+/// Binds a loop's targets to one item: one target takes it whole, several take its
+/// elements (`for key, value in pairs`).
+fn bind_targets(st: &mut State, targets: &[String], item: &Value) {
+    match (targets, item) {
+        ([one], v) => {
+            st.env.insert(one.clone(), v.clone());
+        }
+        (many, Value::Array(parts)) => {
+            for (i, t) in many.iter().enumerate() {
+                st.env.insert(t.clone(), parts.get(i).cloned().unwrap_or_else(Value::unknown));
+            }
+        }
+        (many, _) => {
+            for t in many {
+                st.env.insert(t.clone(), Value::unknown());
+            }
+        }
+    }
+}
+
 /// Values whose kind is known (an unknown value, the probe's method and id, and the
 /// client's version can be anything the comparison needs).
 fn known_kind(v: &Value) -> bool {
@@ -750,7 +821,7 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
             items.extend(rest.iter().cloned());
             Some(Value::Array(Rc::new(items)))
         }
-        ("len", [Value::Array(items)]) => Some(Value::Int(items.len() as i64)),
+        ("len" | "count" | "sizeof", [Value::Array(items)]) => Some(Value::Int(items.len() as i64)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         _ => None,
     }

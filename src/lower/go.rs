@@ -253,6 +253,18 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
                 out.push(Stmt::Expr(expr(ctx, e, facts)));
             }
         }
+        // `ch <- reply`: the value goes to whoever reads the channel (a writer, an SSE stream).
+        "send_statement" => {
+            if let Some(v) = node.child_by_field_name("value") {
+                let value = expr(ctx, v, facts);
+                out.push(Stmt::Expr(Expr::Call {
+                    callee: super::EMIT.into(),
+                    receiver: None,
+                    args: vec![value],
+                    span,
+                }));
+            }
+        }
         "short_var_declaration" | "assignment_statement" => assignment(ctx, node, facts, out),
         "var_declaration" | "const_declaration" => declaration(ctx, node, facts, out),
         "return_statement" => {
@@ -281,7 +293,29 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         }
         "for_statement" => {
             let body = block(ctx, node.child_by_field_name("body"), facts);
-            out.push(Stmt::Expr(Expr::Loop { body }));
+            // `for _, resp := range responses`: the value takes each item.
+            let range = children(node).into_iter().find(|c| c.kind() == "range_clause");
+            match range {
+                Some(r) => {
+                    let targets = r
+                        .child_by_field_name("left")
+                        .map(children)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .last()
+                        .map(|t| vec![ctx.text(t).to_string()])
+                        .filter(|t| {
+                            t.len() == 1 && children(r.child_by_field_name("left").unwrap_or(r)).len() == 2
+                        })
+                        .unwrap_or_default();
+                    let iterable = r
+                        .child_by_field_name("right")
+                        .map(|x| expr(ctx, x, facts))
+                        .unwrap_or_else(Expr::unknown);
+                    out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
+                }
+                None => out.push(Stmt::Expr(Expr::Loop { body })),
+            }
         }
         "block" => out.extend(block(ctx, Some(node), facts)),
         "labeled_statement" => {

@@ -286,6 +286,35 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
     }
 }
 
+/// An expression used as a statement, as a statement: `xs.append(v)`, `xs.push(v)`
+/// on a name add an item to the list that name holds; anything else is evaluated
+/// for its effects.
+pub fn effect(e: Expr, span: Span) -> crate::model::Stmt {
+    if let Expr::Call { callee, args, .. } = &e
+        && let Some((list, method)) = callee.rsplit_once('.')
+        && matches!(method, "append" | "push" | "push_back")
+        && let [item] = args.as_slice()
+        && !list.is_empty()
+        && list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$')
+    {
+        return crate::model::Stmt::Push { target: list.to_string(), value: item.clone(), span };
+    }
+    // `reply.insert("id", id)`: a member written into the map a name holds.
+    if let Expr::Call { callee, args, .. } = &e
+        && let Some((map, "insert")) = callee.rsplit_once('.')
+        && let [Expr::Str(key), value] = args.as_slice()
+        && !map.is_empty()
+        && map.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return crate::model::Stmt::Assign {
+            target: format!("{map}[\"{key}\"]"),
+            value: value.clone(),
+            span,
+        };
+    }
+    crate::model::Stmt::Expr(e)
+}
+
 /// The pattern a `case` label is: a literal, or a named constant (resolved later,
 /// where the name is defined); anything else this model cannot decide.
 pub fn case_pattern(label: Expr) -> crate::model::Pattern {

@@ -84,10 +84,17 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
         "match_statement" => out.push(Stmt::Expr(match_statement(ctx, node, facts, owner))),
-        "for_statement" | "while_statement" => {
+        "for_statement" => {
+            let targets = node.child_by_field_name("left").map(|l| loop_targets(ctx, l)).unwrap_or_default();
+            let iterable =
+                node.child_by_field_name("right").map(|r| expr(ctx, r)).unwrap_or_else(Expr::unknown);
+            let body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
+            out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
+        }
+        "while_statement" => {
             let mut body = Vec::new();
-            if let Some(right) = node.child_by_field_name("right") {
-                body.push(Stmt::Expr(expr(ctx, right)));
+            if let Some(cond) = node.child_by_field_name("condition") {
+                body.push(Stmt::Expr(expr(ctx, cond)));
             }
             body.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
             out.push(Stmt::Expr(Expr::Loop { body }));
@@ -175,7 +182,7 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
         _ => {
             let e = expr(ctx, node);
             note_router_call(ctx, node, facts);
-            out.push(Stmt::Expr(e));
+            out.push(super::effect(e, ctx.span(node)));
         }
     }
 }
@@ -264,6 +271,17 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
         block_of(ctx, body, facts, owner)
     });
+}
+
+/// The names a `for` loop binds: `x`, or `k, v` / `(k, v)`.
+fn loop_targets(ctx: &Ctx, node: Node) -> Vec<String> {
+    match node.kind() {
+        "identifier" => vec![ctx.text(node).to_string()],
+        "pattern_list" | "tuple_pattern" | "list_pattern" => {
+            children(node).into_iter().map(|c| ctx.text(c).to_string()).collect()
+        }
+        _ => vec![ctx.text(node).to_string()],
+    }
 }
 
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {

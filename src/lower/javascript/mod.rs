@@ -141,6 +141,17 @@ fn statement(
             out.push(Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span }));
         }
         "switch_statement" => out.push(Stmt::Expr(switch(ctx, js, node, facts, owner))),
+        // `for (const x of xs)`: one pass per known item.
+        "for_in_statement" if ctx.text(node).contains(" of ") => {
+            let targets =
+                node.child_by_field_name("left").map(|l| vec![ctx.text(l).to_string()]).unwrap_or_default();
+            let iterable = node
+                .child_by_field_name("right")
+                .map(|r| expr(ctx, js, r, facts))
+                .unwrap_or_else(Expr::unknown);
+            let body = block(ctx, js, node.child_by_field_name("body"), facts, owner);
+            out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
+        }
         "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
             let mut body = Vec::new();
             if let Some(right) = node.child_by_field_name("right") {
@@ -250,7 +261,7 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
         return;
     }
     let value = expr(ctx, js, e, facts);
-    out.push(Stmt::Expr(value));
+    out.push(super::effect(value, span));
 }
 
 /// What a module exports as its request handler: a function (`export default async

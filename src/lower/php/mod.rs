@@ -131,13 +131,29 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let value = node.named_child(0).map(|v| expr(ctx, v, facts));
             out.push(Stmt::Return { value, span });
         }
+        // `exit;` / `die();` end the script: the answer so far is the answer.
+        "exit_statement" => out.push(Stmt::Return { value: None, span }),
         "echo_statement" => {
             let args = children(node).into_iter().map(|a| expr(ctx, a, facts)).collect();
             out.push(Stmt::Expr(Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }));
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
         "switch_statement" => out.push(Stmt::Expr(switch(ctx, node, facts, owner))),
-        "foreach_statement" | "while_statement" | "for_statement" | "do_statement" => {
+        // `foreach ($replies as $reply)` / `foreach ($map as $key => $value)`.
+        "foreach_statement" => {
+            let kids = children(node);
+            let iterable = kids.first().map(|i| expr(ctx, *i, facts)).unwrap_or_else(Expr::unknown);
+            let targets = match kids.get(1) {
+                Some(pair) if pair.kind() == "pair" => {
+                    children(*pair).last().map(|v| vec![target_name(ctx, *v)]).unwrap_or_default()
+                }
+                Some(v) => vec![target_name(ctx, *v)],
+                None => Vec::new(),
+            };
+            let b = body(ctx, node.child_by_field_name("body"), facts, owner);
+            out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body: b }));
+        }
+        "while_statement" | "for_statement" | "do_statement" => {
             let mut b = Vec::new();
             if let Some(first) = node.named_child(0).filter(|c| c.kind() != "compound_statement") {
                 b.push(Stmt::Expr(expr(ctx, first, facts)));
@@ -281,6 +297,13 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         else {
             return;
         };
+        // `$replies[] = $reply` adds an item to a list.
+        if left.kind() == "subscript_expression" && ctx.text(left).trim_end().ends_with("[]") {
+            let list = children(left).first().map(|l| target_name(ctx, *l)).unwrap_or_default();
+            let value = expr(ctx, right, facts);
+            out.push(Stmt::Push { target: list, value, span });
+            return;
+        }
         if left.kind() == "subscript_expression" {
             // `$handlers['tools/list'] = fn` registers a handler.
             let kids = children(left);
@@ -308,7 +331,7 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         out.push(Stmt::Raise { value, span });
         return;
     }
-    out.push(Stmt::Expr(expr(ctx, e, facts)));
+    out.push(super::effect(expr(ctx, e, facts), span));
 }
 
 /// `$x`, `$this->flag` and `self::$x` as assignment targets: `x`, `self.flag`.

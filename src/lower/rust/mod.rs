@@ -122,7 +122,7 @@ fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
                 if i == last && !ctx.text(child).trim_end().ends_with(';') {
                     out.push(Stmt::Yield(e));
                 } else {
-                    out.push(Stmt::Expr(e));
+                    out.push(super::effect(e, ctx.span(child)));
                 }
             }
             "let_declaration" => let_declaration(ctx, child, facts, &mut out),
@@ -304,7 +304,17 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             Expr::Block(inner.map(|b| block(ctx, b, facts)).unwrap_or_default())
         }
-        "loop_expression" | "while_expression" | "for_expression" => {
+        // `for reply in replies`: one pass per known item.
+        "for_expression" => {
+            let targets = node
+                .child_by_field_name("pattern")
+                .map(|p| vec![ctx.text(p).to_string()])
+                .unwrap_or_default();
+            let iterable = sub(ctx, node, "value", facts);
+            let body = node.child_by_field_name("body").map(|b| block(ctx, b, facts)).unwrap_or_default();
+            Expr::ForEach { targets, iterable: Box::new(iterable), body }
+        }
+        "loop_expression" | "while_expression" => {
             let mut body = Vec::new();
             if let Some(value) =
                 node.child_by_field_name("value").or_else(|| node.child_by_field_name("condition"))
@@ -445,10 +455,19 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         "tuple_struct_pattern" => {
             let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
             let name = crate::lower::last_segment(name).to_string();
-            let binding =
-                children(node).get(1).filter(|b| b.kind() == "identifier").map(|b| ctx.text(*b).to_string());
-            Pattern::Variant { name, binding }
+            let inner = children(node).get(1).copied();
+            match inner {
+                Some(b) if b.kind() == "identifier" && b.kind() != "_" => {
+                    Pattern::Variant { name, binding: Some(ctx.text(b).to_string()) }
+                }
+                // `Some("initialize")`, `Some(Ok(x))`: the content is a pattern of its own.
+                Some(b) if ctx.text(b) != "_" => {
+                    Pattern::VariantOf { name, inner: Box::new(pattern_of(ctx, b)) }
+                }
+                _ => Pattern::Variant { name, binding: None },
+            }
         }
+        "tuple_pattern" => Pattern::Tuple(children(node).into_iter().map(|c| pattern_of(ctx, c)).collect()),
         "scoped_identifier" if ctx.text(node).ends_with("None") => {
             Pattern::Variant { name: "None".into(), binding: None }
         }
