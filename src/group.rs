@@ -30,6 +30,9 @@ impl Transport {
 pub struct Entry {
     pub function: FnId,
     pub http: bool,
+    /// Messages arrive here: an HTTP handler, or code that reads standard input. An
+    /// entry that is not one is a dispatcher whose callers the scan could not see.
+    pub transport: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -167,7 +170,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                     for (k, _) in entries {
                         note(k, Some(*span), &mut names);
                     }
-                } else if prog.has_registrations(id) {
+                } else if prog.reads_registry(name, key, id) {
                     for m in prog.registered_methods(id) {
                         note(m, None, &mut names);
                     }
@@ -223,7 +226,7 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
                     add(prog.resolve(name, id), r);
                 }
             }
-            Expr::Lookup { key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
+            Expr::Lookup { collection, key } if matches!(collection.as_ref(), Expr::Var(t) if prog.reads_registry(t, key, id)) => {
                 for m in prog.registered_methods(id) {
                     if let Some(h) = prog.registration(m, id) {
                         add(prog.resolve(h, id), r);
@@ -389,8 +392,14 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             protocol_version: protocol_version_object(prog, &members),
             beside: Vec::new(),
         };
-        let entries: Vec<Entry> =
-            entries.into_iter().map(|e| Entry { function: e, http: is_route(e) }).collect();
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .map(|e| Entry {
+                function: e,
+                http: is_route(e),
+                transport: is_route(e) || reach(&[e], &edges).iter().any(|&f| prog.function(f).reads_stdin),
+            })
+            .collect();
         let mut transports = Vec::new();
         if members.iter().any(|&m| prog.function(m).reads_stdin) {
             transports.push(Transport::Stdio);

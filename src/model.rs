@@ -63,6 +63,8 @@ pub enum Stmt {
     Raise { value: Expr, span: Span },
     /// `xs.append(v)`, `xs.push(v)`, `$xs[] = $v`: adds an item to the list a name holds.
     Push { target: String, value: Expr, span: Span },
+    /// `table[key] = value` with a computed key: a write into a map (`s.handlers[name] = h`).
+    Store { table: String, key: Expr, value: Expr, span: Span },
     /// The value of a block used as an expression (Rust tail expressions).
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
@@ -364,6 +366,9 @@ pub struct FileFacts {
     pub imports: Vec<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
+    /// Struct fields whose JSON member has another name: serde `rename`/`rename_all`
+    /// attributes (Rust), `json:"..."` tags (Go). `(field, member)`.
+    pub json_names: Vec<(String, String)>,
     /// Module-level names that functions declare `global` and so may change at run
     /// time (a session id set by `initialize`): their initial value says nothing.
     pub state: Vec<String>,
@@ -540,6 +545,7 @@ pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
             | Stmt::Yield(e)
             | Stmt::Destructure { value: e, .. }
             | Stmt::Push { value: e, .. }
+            | Stmt::Store { value: e, .. }
             | Stmt::Return { value: Some(e), .. } => e.walk(f),
             Stmt::Return { value: None, .. } | Stmt::LeaveLoop | Stmt::SetInitialized { .. } => {}
         }

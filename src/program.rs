@@ -18,14 +18,19 @@ pub struct Program<'a> {
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     globals: HashMap<&'a str, Vec<(u32, &'a Expr)>>,
-    registrations: Vec<Registered<'a>>,
+    registrations: Vec<Registered>,
     /// What the configuration says about code the scan cannot see.
     pub knowledge: Knowledge,
+    /// JSON member names of struct fields (serde renames, Go tags), where every
+    /// struct that names the field agrees.
+    json_names: HashMap<&'a str, &'a str>,
 }
 
-struct Registered<'a> {
-    method: &'a str,
-    handler: &'a str,
+struct Registered {
+    method: String,
+    handler: String,
+    /// The table it fills, by the last segment of its name (`handlers` for `self.handlers`).
+    table: String,
     file: u32,
 }
 
@@ -71,6 +76,29 @@ fn dir_of(path: &str) -> &str {
     memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
 }
 
+/// Calls `f(key, value)` for every map write with a computed key in a block.
+fn walk_stores(block: &crate::model::Block, f: &mut impl FnMut(&str, &Expr, &Expr)) {
+    for stmt in block {
+        if let Stmt::Store { table, key, value, .. } = stmt {
+            f(table, key, value);
+        }
+    }
+    crate::model::walk_block(block, &mut |e| {
+        let inner: Option<&Vec<Stmt>> = match e {
+            Expr::If { then, .. } => Some(then),
+            Expr::Block(b) | Expr::Loop { body: b } => Some(b),
+            _ => None,
+        };
+        if let Some(b) = inner {
+            for stmt in b {
+                if let Stmt::Store { table, key, value, .. } = stmt {
+                    f(table, key, value);
+                }
+            }
+        }
+    });
+}
+
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
 fn family(language: Language) -> Language {
     match language {
@@ -107,7 +135,12 @@ impl<'a> Program<'a> {
             }
             for r in &file.registrations {
                 let index = file.functions.first().map(|f| f.span.file).unwrap_or(0);
-                registrations.push(Registered { method: &r.method, handler: &r.handler, file: index });
+                registrations.push(Registered {
+                    method: r.method.clone(),
+                    handler: r.handler.clone(),
+                    table: crate::lower::last_segment(&r.registry).to_string(),
+                    file: index,
+                });
             }
         }
         let file_index = files
@@ -115,7 +148,21 @@ impl<'a> Program<'a> {
             .enumerate()
             .filter_map(|(i, f)| f.functions.first().map(|fun| (fun.span.file, i)))
             .collect();
-        Program {
+        let mut json_names: HashMap<&str, &str> = HashMap::default();
+        let mut ambiguous: HashMap<&str, bool> = HashMap::default();
+        for file in files {
+            for (field, member) in &file.json_names {
+                match json_names.insert(field.as_str(), member.as_str()) {
+                    Some(before) if before != member => {
+                        ambiguous.insert(field.as_str(), true);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        json_names.retain(|f, _| !ambiguous.contains_key(f));
+        let mut prog = Program {
+            json_names,
             files,
             file_index,
             functions,
@@ -124,7 +171,96 @@ impl<'a> Program<'a> {
             globals,
             registrations,
             knowledge: Knowledge::default(),
+        };
+        prog.registrations.extend(prog.registrar_calls());
+        prog
+    }
+
+    /// Registrations made through a helper: `RegisterMethod(MethodPing, s.handlePing)`,
+    /// `register_method("tools/list", handler)` where the helper's body stores one
+    /// parameter into a map under another (`s.handlers[method] = handler`). The name
+    /// is a literal or a constant.
+    fn registrar_calls(&self) -> Vec<Registered> {
+        // Helpers by name: the key and value parameters they store.
+        let mut registrars: HashMap<&str, (usize, usize, String)> = HashMap::default();
+        for (_, f) in &self.functions {
+            walk_stores(&f.body, &mut |table, key, value| {
+                let position = |e: &Expr| match e {
+                    Expr::Var(v) => f.params.iter().position(|p| p == v),
+                    _ => None,
+                };
+                if let (Some(k), Some(v)) = (position(key), position(value)) {
+                    registrars.insert(f.name.as_str(), (k, v, crate::lower::last_segment(table).to_string()));
+                }
+            });
         }
+        let mut out = Vec::new();
+        let method_of = |key: &Expr, id: FnId| match key {
+            Expr::Str(m) => Some(m.clone()),
+            Expr::Var(c) => match self.constant(c, id) {
+                Some(Expr::Str(m)) => Some(m.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        // Kept as written: `s.handlePing` resolves as a method, `handle_ping` as a function.
+        let handler_of = |value: &Expr| match value {
+            Expr::FnRef(n) | Expr::Var(n) => Some(n.clone()),
+            _ => None,
+        };
+        // `handlers[MethodPing] = s.handlePing`: a write under a constant MCP name.
+        for (id, (_, f)) in self.functions.iter().enumerate() {
+            walk_stores(&f.body, &mut |table, key, value| {
+                if let (Some(method), Some(handler)) = (method_of(key, id), handler_of(value))
+                    && crate::model::is_mcp_method(&method)
+                {
+                    let table = crate::lower::last_segment(table).to_string();
+                    out.push(Registered { method, handler, table, file: f.span.file });
+                }
+            });
+        }
+        if registrars.is_empty() {
+            return out;
+        }
+        for (id, (_, f)) in self.functions.iter().enumerate() {
+            let index = f.span.file;
+            crate::model::walk_block(&f.body, &mut |e| {
+                let Expr::Call { callee, args, .. } = e else { return };
+                let Some((k, v, table)) = registrars.get(crate::lower::last_segment(callee)) else { return };
+                let (k, v) = (*k, *v);
+                let positional: Vec<&Expr> =
+                    args.iter().filter(|a| !matches!(a, Expr::Named { .. })).collect();
+                let (Some(key), Some(handler)) = (positional.get(k), positional.get(v)) else { return };
+                let method = method_of(key, id);
+                let handler = handler_of(handler);
+                if let (Some(method), Some(handler)) =
+                    (method.filter(|m| crate::model::is_mcp_method(m)), handler)
+                {
+                    out.push(Registered { method, handler, table: table.clone(), file: index });
+                }
+            });
+        }
+        out
+    }
+
+    /// The JSON member a struct field is encoded as, when the structs say (Rust, Go):
+    /// the caller's own file first, then the nearest file that names the field, then
+    /// any, when all agree.
+    pub fn json_name(&self, field: &str, from: FnId) -> Option<&'a str> {
+        let here = self.file_of(from);
+        if let Some((_, member)) = here.json_names.iter().find(|(f, _)| f == field) {
+            return Some(member.as_str());
+        }
+        let near = self
+            .files
+            .iter()
+            .filter(|f| f.language == here.language && closeness(&here.path, &f.path).is_some());
+        for file in near {
+            if let Some((_, member)) = file.json_names.iter().find(|(f, _)| f == field) {
+                return Some(member.as_str());
+            }
+        }
+        self.json_names.get(field).copied()
     }
 
     /// Whether two files sit in the same folder tree (one folder inside the other).
@@ -210,6 +346,8 @@ impl<'a> Program<'a> {
                     true
                 }
         };
+        // Go resolves a bare name in its own package: the files of the same folder.
+        let package_scoped = qualifier.is_empty() && caller.language == Language::Go;
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;
@@ -225,6 +363,9 @@ impl<'a> Program<'a> {
                 return Some(*id);
             }
         }
+        if package_scoped {
+            return None;
+        }
         let candidates: Vec<FnId> = self.by_name.get(name)?.iter().copied().filter(|id| fits(id)).collect();
         let owned: Vec<FnId> = candidates
             .iter()
@@ -233,9 +374,13 @@ impl<'a> Program<'a> {
             .collect();
         let pool = if owned.is_empty() { candidates } else { owned };
         // `obj.method()` on an unseen value only reaches methods in related folders;
-        // a bare `function()`, a type's own function and a module path may be imported
-        // from anywhere.
-        let anywhere = qualifier.is_empty() || typed || callee.contains("::");
+        // a bare `function()` (Python, JavaScript, PHP: imported from anywhere), a
+        // type's own function and a module path (`a::b::f`) may be anywhere. A bare
+        // Rust call names an item of its own crate, found in related folders.
+        let path = callee.contains("::")
+            && callee.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
+        let bare = qualifier.is_empty() && caller.language != Language::Rust;
+        let anywhere = bare || typed || path;
         self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), anywhere)
     }
 
@@ -298,7 +443,7 @@ impl<'a> Program<'a> {
     }
 
     /// Registrations visible from `from`.
-    fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered<'a>> {
+    fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered> {
         let here = self.file_of(from).path.as_str();
         self.registrations.iter().filter(move |r| closeness(here, self.path_of_index(r.file)).is_some())
     }
@@ -308,11 +453,23 @@ impl<'a> Program<'a> {
     }
 
     /// The handler registered for a method name, as seen from `from`.
-    pub fn registration(&self, method: &str, from: FnId) -> Option<&'a str> {
-        self.visible(from).find(|r| r.method == method).map(|r| r.handler)
+    pub fn registration(&self, method: &str, from: FnId) -> Option<&str> {
+        self.visible(from).find(|r| r.method == method).map(|r| r.handler.as_str())
     }
 
-    pub fn registered_methods(&self, from: FnId) -> Vec<&'a str> {
-        self.visible(from).map(|r| r.method).collect()
+    pub fn registered_methods(&self, from: FnId) -> Vec<&str> {
+        self.visible(from).map(|r| r.method.as_str()).collect()
+    }
+
+    /// Whether a lookup `table[key]` reads a table that registrations fill: the table
+    /// is one a registration names, or the key is the message's method itself.
+    pub fn reads_registry(&self, table: &str, key: &Expr, from: FnId) -> bool {
+        let on_method = match key {
+            Expr::Field { name: crate::model::FieldName::Method, .. } => true,
+            Expr::Var(v) => v.to_ascii_lowercase().contains("method"),
+            _ => false,
+        };
+        let table = crate::lower::last_segment(table);
+        self.visible(from).any(|r| r.table == table) || (on_method && self.has_registrations(from))
     }
 }

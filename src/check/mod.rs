@@ -123,6 +123,8 @@ pub const CHECKS: &[CheckDef] = &[
 pub struct PathRun {
     pub entry: FnId,
     pub http: bool,
+    /// The entry is where messages arrive (not a dispatcher whose callers are unseen).
+    pub transport: bool,
     pub outcome: Outcome,
 }
 
@@ -230,6 +232,13 @@ impl ProbeRun {
     }
 }
 
+/// A path that ends by raising, or by returning a Go-style `(value, err)` with an error.
+fn hands_off_error(o: &Outcome) -> bool {
+    o.raised
+        || matches!(&o.value, Value::Array(items) if items.len() >= 2
+            && items.last().is_some_and(|e| e.is_nullish() == Some(false)))
+}
+
 pub enum HttpAnswer {
     Response(Rc<HttpValue>),
     Reply(Rc<Reply>),
@@ -250,6 +259,9 @@ pub struct ServerView<'p, 'a> {
     cut_seen: RefCell<Option<(Cut, Probe)>>,
     /// Some path of some probe decided something on the message.
     saw_message: std::cell::Cell<bool>,
+    /// The first path seen by the check running now that hands an error to callers
+    /// the scan cannot see, and its probe.
+    unseen_error: RefCell<Option<(Span, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -268,6 +280,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             deadline: std::time::Instant::now() + budget,
             cut_seen: RefCell::new(None),
             saw_message: std::cell::Cell::new(false),
+            unseen_error: RefCell::new(None),
         }
     }
 
@@ -282,6 +295,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// that was followed to its reply.
     pub fn judge(&self, check: &CheckDef) -> Verdict {
         self.cut_seen.borrow_mut().take();
+        self.unseen_error.borrow_mut().take();
         let verdict = (check.run)(self);
         match (verdict.kind, self.cut_seen.borrow_mut().take()) {
             (VerdictKind::Pass | VerdictKind::Skip, Some((cut, probe))) => Verdict::skip(format!(
@@ -297,7 +311,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
     pub fn probe(&self, probe: Probe) -> Rc<ProbeRun> {
         let run = self.run_probe(probe.clone());
         if let Some(cut) = run.cut {
-            self.cut_seen.borrow_mut().get_or_insert((cut, probe));
+            self.cut_seen.borrow_mut().get_or_insert((cut, probe.clone()));
+        }
+        if let Some(path) =
+            run.paths.iter().find(|p| !p.transport && p.outcome.saw_message && hands_off_error(&p.outcome))
+        {
+            let at = self.prog.function(path.entry).span;
+            self.unseen_error.borrow_mut().get_or_insert((at, probe));
         }
         run
     }
@@ -325,7 +345,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 );
             }
             for outcome in outs {
-                paths.push(PathRun { entry: entry.function, http: entry.http, outcome });
+                paths.push(PathRun {
+                    entry: entry.function,
+                    http: entry.http,
+                    transport: entry.transport,
+                    outcome,
+                });
             }
             cut = cut.or(interp.cut);
         }
@@ -382,6 +407,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// A pass for a message that gets no reply: silence proves something only
     /// when the scan can see the server reply to something else.
     pub fn silent_pass(&self, reason: String, evidence: Option<Span>) -> Verdict {
+        // An error handed back to callers the scan cannot see may become a reply there.
+        if let Some((span, probe)) = self.unseen_error.borrow().clone() {
+            return Verdict::skip(format!(
+                "`{}`{} ends in an error handed back by {} to callers the scan cannot see, which may answer it",
+                probe.method,
+                if probe.has_id { "" } else { " without an id" },
+                self.at(span)
+            ));
+        }
         if !self.replies_visible() {
             return Verdict::skip(
                 "no reply the server sends could be found, so silence proves nothing (name the function \

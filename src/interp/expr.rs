@@ -43,9 +43,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.eval_all(st, &exprs)
                     .into_iter()
                     .map(|(s, vals)| {
+                        // Struct fields go out under their JSON names (serde renames, Go tags).
+                        let language = self.prog.file_of(self.here()).language;
+                        let rename =
+                            matches!(language, crate::model::Language::Rust | crate::model::Language::Go);
                         let obj = entries
                             .iter()
-                            .map(|(k, _)| k.clone())
+                            .map(|(k, _)| match self.prog.json_name(k, self.here()).filter(|_| rename) {
+                                Some(member) => member.to_string(),
+                                None => k.clone(),
+                            })
                             .zip(vals.into_iter().map(shallow))
                             .collect();
                         (s, crate::value::promote(Value::Object(Rc::new(obj)), *span))
@@ -628,6 +635,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, v));
                 continue;
             }
+            if let Some(v) = recv.as_ref().and_then(|r| unwrap_with_default(name, r, &vals)) {
+                out.push((s, v));
+                continue;
+            }
             let mut all = vals;
             all.extend(recv);
             let mut s = s;
@@ -810,6 +821,23 @@ fn checked_version(st: &State, v: Value) -> Value {
     }
 }
 
+/// `x.unwrap_or(d)` and its relatives on an option the path knows: the value it holds,
+/// or the default when it holds none (`Some`/`Ok` unwrap; null, `None`, `Err` default).
+fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<Value> {
+    if !matches!(name, "unwrap_or" | "unwrap_or_else" | "unwrap_or_default" | "unwrap_or_null") {
+        return None;
+    }
+    let default = || args.first().cloned().unwrap_or_else(Value::unknown);
+    Some(match receiver {
+        Value::Variant(n, inner) if n == "Some" || n == "Ok" => {
+            inner.as_deref().cloned().unwrap_or_else(Value::unknown)
+        }
+        Value::Variant(..) | Value::Null | Value::NoId => default(),
+        Value::Unknown(_) => return None,
+        other => other.clone(),
+    })
+}
+
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
@@ -822,6 +850,9 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
             Some(Value::Array(Rc::new(items)))
         }
         ("len" | "count" | "sizeof", [Value::Array(items)]) => Some(Value::Int(items.len() as i64)),
+        // `len(req.ID)`: no id has no bytes; an id has some.
+        ("len", [Value::NoId | Value::Null]) => Some(Value::Int(0)),
+        ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         _ => None,
     }

@@ -439,6 +439,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                 s.status = Status::LeftLoop;
                 vec![s]
             }
+            Stmt::Store { table, key, value, .. } => self
+                .eval_all(st, &[key, value])
+                .into_iter()
+                .map(|(mut s, vals)| {
+                    // A key the path knows writes that member; another leaves the map as it was.
+                    if let Value::Str(k) | Value::Method(k) = &vals[0]
+                        && let Some(map) = s.env.get(table.as_str()).cloned()
+                    {
+                        let updated =
+                            crate::value::with_member(&map, std::slice::from_ref(k), vals[1].clone());
+                        s.env.insert(table.clone(), updated);
+                    }
+                    s
+                })
+                .collect(),
             Stmt::Push { target, value, .. } => self
                 .eval(st, value)
                 .into_iter()

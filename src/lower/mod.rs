@@ -206,6 +206,7 @@ pub fn lower(
         imports: Vec::new(),
         http_handlers: Vec::new(),
         state: Vec::new(),
+        json_names: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),
@@ -268,6 +269,58 @@ pub fn unquote(raw: &str) -> String {
     s.to_string()
 }
 
+/// Whether a call serialises its argument to JSON text (what goes out is the value it
+/// was given): `json.dumps(x)`, `JSON.stringify(x)`, `json_encode($x)`,
+/// `serde_json::to_string(&x)`, `json.Marshal(x)`.
+pub fn serialises(language: Language, callee: &str) -> bool {
+    let last = last_segment(callee);
+    let qualifier = callee.strip_suffix(last).unwrap_or("").trim_end_matches(['.', ':']);
+    match language {
+        Language::Python => {
+            matches!(last, "dumps") && matches!(qualifier, "json" | "orjson" | "ujson" | "simplejson")
+        }
+        Language::TypeScript | Language::JavaScript => callee == "JSON.stringify",
+        Language::Php => matches!(callee, "json_encode" | "wp_json_encode"),
+        Language::Rust => {
+            matches!(last, "to_string" | "to_string_pretty" | "to_vec" | "to_value")
+                && (qualifier.ends_with("serde_json") || qualifier.is_empty())
+        }
+        Language::Go => matches!(callee, "json.Marshal" | "json.MarshalIndent"),
+    }
+}
+
+/// A field name in a naming convention (`rename_all`): `protocol_version` in
+/// `camelCase` is `protocolVersion`.
+pub fn renamed(field: &str, rule: &str) -> String {
+    let words: Vec<&str> = field.split('_').filter(|w| !w.is_empty()).collect();
+    let cap = |w: &str| {
+        let mut c = w.chars();
+        c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+    };
+    match rule {
+        "camelCase" => {
+            words.iter().enumerate().map(|(i, w)| if i == 0 { w.to_string() } else { cap(w) }).collect()
+        }
+        "PascalCase" => words.iter().map(|w| cap(w)).collect(),
+        "kebab-case" => words.join("-"),
+        "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
+        "lowercase" => field.to_ascii_lowercase(),
+        "UPPERCASE" => field.to_ascii_uppercase(),
+        _ => field.to_string(),
+    }
+}
+
+/// A JSON literal written as text (`json.RawMessage("{}")`, `serde_json::from_str("{}")`):
+/// the empty object and array and `null`, which the checks read.
+pub fn raw_json(text: &str) -> Option<Expr> {
+    match text.trim() {
+        "{}" => Some(Expr::Object { entries: Vec::new(), span: Span::default() }),
+        "[]" => Some(Expr::Array { items: Vec::new(), span: Span::default() }),
+        "null" => Some(Expr::Null),
+        _ => None,
+    }
+}
+
 /// Whether a call decodes the incoming message (for a well-formed probe it returns
 /// the message, never null and never a parse error): `json.loads(line)`,
 /// `JSON.parse(body)`, `json_decode($input)`, `request.get_json()`.
@@ -298,6 +351,21 @@ pub fn effect(e: Expr, span: Span) -> crate::model::Stmt {
         && list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$')
     {
         return crate::model::Stmt::Push { target: list.to_string(), value: item.clone(), span };
+    }
+    // `handlers.insert(name, handler)` with a computed key: a map write.
+    if let Expr::Call { callee, args, .. } = &e
+        && let Some((map, "insert" | "set")) = callee.rsplit_once('.')
+        && let [key, value] = args.as_slice()
+        && !matches!(key, Expr::Str(_))
+        && !map.is_empty()
+        && map.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    {
+        return crate::model::Stmt::Store {
+            table: map.to_string(),
+            key: key.clone(),
+            value: value.clone(),
+            span,
+        };
     }
     // `reply.insert("id", id)`: a member written into the map a name holds.
     if let Expr::Call { callee, args, .. } = &e
@@ -465,6 +533,13 @@ pub fn call(
                     return Expr::Member { item: Box::new(item), collection: Box::new(recv) };
                 }
                 return Expr::opaque(vec![recv]);
+            }
+            // `serde_json::to_value(x).unwrap()`: the value inside.
+            "unwrap" | "expect" | "unwrap_or_default" => {
+                return match recv {
+                    Expr::Variant { name, inner: Some(inner) } if name == "Ok" || name == "Some" => *inner,
+                    other => other,
+                };
             }
             n if TRANSPARENT.contains(&n) => return recv,
             // Defaults and adapters keep what a message field is: `req.id.unwrap_or(Null)`.

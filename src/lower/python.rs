@@ -175,6 +175,13 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                     .is_some_and(|v| matches!(v.kind(), "identifier" | "subscript"));
             if matches!(left.kind(), "identifier" | "attribute") || member {
                 out.push(Stmt::Assign { target, value, span });
+            } else if left.kind() == "subscript"
+                && let (Some(table), Some(key)) =
+                    (left.child_by_field_name("value"), left.child_by_field_name("subscript"))
+            {
+                // `self.methods[name] = fn`: a map write with a computed key.
+                let key = expr(ctx, key);
+                out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
             } else {
                 out.push(Stmt::Expr(value));
             }
@@ -617,6 +624,9 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     if super::decodes_message(Language::Python, &callee) {
         return Expr::Message(args);
+    }
+    if super::serialises(Language::Python, &callee) && !args.is_empty() {
+        return args.swap_remove(0);
     }
     match callee.as_str() {
         // Conversions that keep what matters: `str(method)`, `cast(Request, msg)`.

@@ -248,6 +248,16 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
                 facts.registrations.push(Registration { registry, method, handler, span });
                 return;
             }
+            // `this.handlers[name] = handler`: a map write with a computed key.
+            if let (Some(table), Some(key)) =
+                (left.child_by_field_name("object"), left.child_by_field_name("index"))
+                && key.kind() != "string"
+            {
+                let key = expr(ctx, js, key, facts);
+                let value = expr(ctx, js, right, facts);
+                out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
+                return;
+            }
         }
         let value = expr(ctx, js, right, facts);
         // `module.exports = async (req, res) => ...` (Vercel functions, plain Node handlers).
@@ -661,6 +671,11 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         let Some(cb) = arg_nodes.first().filter(|_| last == "then") else { return value };
         let target = expr(ctx, js, *cb, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: vec![value], span };
+    }
+    if super::serialises(Language::TypeScript, &callee)
+        && let Some(first) = arg_nodes.first()
+    {
+        return expr(ctx, js, *first, facts);
     }
     if super::decodes_message(Language::TypeScript, &callee) {
         let args = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();

@@ -304,6 +304,16 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
             out.push(Stmt::Push { target: list, value, span });
             return;
         }
+        if left.kind() == "subscript_expression"
+            && let [table, key] = children(left).as_slice()
+            && !matches!(key.kind(), "string" | "encapsed_string")
+        {
+            // `$this->handlers[$name] = $handler`: a map write with a computed key.
+            let key = expr(ctx, *key, facts);
+            let value = expr(ctx, right, facts);
+            out.push(Stmt::Store { table: target_name(ctx, *table), key, value, span });
+            return;
+        }
         if left.kind() == "subscript_expression" {
             // `$handlers['tools/list'] = fn` registers a handler.
             let kids = children(left);
@@ -718,9 +728,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         ("in_array", Some(item), Some(collection)) => {
             Expr::Member { item: Box::new(item), collection: Box::new(collection) }
         }
+        // What goes out is the value encoded (an empty array as `[]` unless forced to `{}`).
         ("json_encode" | "wp_json_encode", Some(x), _) => {
             let force = raw_args.get(1).is_some_and(|f| f.contains("JSON_FORCE_OBJECT"));
-            Expr::opaque(vec![if force { objectify(x) } else { x }])
+            if force { objectify(x) } else { x }
         }
         // WordPress and plain-PHP answers.
         ("wp_send_json" | "wp_send_json_success" | "wp_send_json_error", body, status) => {

@@ -56,6 +56,7 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                     facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(item) });
                 }
             }
+            "struct_item" => serde_names(ctx, item, facts),
             "const_item" | "static_item" => {
                 let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
                 let value = item.child_by_field_name("value");
@@ -478,6 +479,40 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
     }
 }
 
+/// `#[serde(rename = "...")]` on a field, `#[serde(rename_all = "camelCase")]` on the
+/// struct: the JSON members its fields serialise as.
+fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
+    let attribute_text = |node: Node| {
+        let mut texts = Vec::new();
+        let mut sibling = node.prev_named_sibling();
+        while let Some(s) = sibling.filter(|s| s.kind() == "attribute_item") {
+            texts.push(ctx.text(s).to_string());
+            sibling = s.prev_named_sibling();
+        }
+        texts
+    };
+    let quoted = |text: &str, key: &str| {
+        let at = text.find(key)?;
+        let rest = &text[at + key.len()..];
+        let rest = rest.trim_start().strip_prefix('=')?.trim_start().strip_prefix('"')?;
+        rest.split('"').next().map(str::to_string)
+    };
+    let rule =
+        attribute_text(item).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename_all"));
+    let Some(body) = item.child_by_field_name("body") else { return };
+    for field in children(body).into_iter().filter(|c| c.kind() == "field_declaration") {
+        let Some(name) = field.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
+        let explicit = attribute_text(field)
+            .iter()
+            .filter(|t| t.contains("serde"))
+            .find_map(|t| quoted(&t.replace("rename_all", "-"), "rename"));
+        let json = explicit.or_else(|| rule.as_deref().map(|r| crate::lower::renamed(&name, r)));
+        if let Some(json) = json.filter(|j| *j != name) {
+            facts.json_names.push((name, json));
+        }
+    }
+}
+
 /// serde_json's decoders: on a well-formed message they return `Ok`.
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
@@ -516,6 +551,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
+    }
+    // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
+    if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
+        let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
+        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
     }
     // Probes are well-formed: decoding the message succeeds.
     if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {

@@ -1,5 +1,7 @@
 //! Go: `tree-sitter-go` syntax trees to facts.
 
+mod frameworks;
+
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, status_by_name, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Stmt};
 use tree_sitter::Node;
@@ -24,6 +26,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                 function(ctx, item, facts, name, owner.as_deref());
             }
             "import_declaration" => imports(ctx, item, facts),
+            "type_declaration" => json_tags(ctx, item, facts),
             "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module),
             _ => {}
         }
@@ -38,6 +41,32 @@ fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 
 fn text_of(ctx: &Ctx, node: Node, field_name: &str) -> String {
     node.child_by_field_name(field_name).map(|n| ctx.text(n).to_string()).unwrap_or_default()
+}
+
+/// `Version string `json:"protocolVersion,omitempty"``: the JSON member a struct field
+/// is encoded as.
+fn json_tags(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        for c in children(n) {
+            if c.kind() == "field_declaration"
+                && let Some(tag) = c.child_by_field_name("tag")
+            {
+                let tag = ctx.text(tag);
+                let Some(at) = tag.find("json:\"") else { continue };
+                let member = tag[at + 6..].split(['"', ',']).next().unwrap_or("");
+                let mut cursor = c.walk();
+                for name in c.children_by_field_name("name", &mut cursor) {
+                    let name = ctx.text(name);
+                    if !member.is_empty() && member != "-" && json_key(name) != member {
+                        facts.json_names.push((name.to_string(), member.to_string()));
+                    }
+                }
+            } else {
+                stack.push(c);
+            }
+        }
+    }
 }
 
 /// `switch { case cond: ... default: ... }` is an `if`/`else if` chain.
@@ -168,6 +197,12 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         }
         if ty.ends_with("http.ResponseWriter") {
             writers.extend(names.iter().cloned());
+        }
+        // `c *gin.Context`, `c echo.Context`: the context answers and reads the request.
+        if frameworks::CONTEXT_TYPES.iter().any(|t| ty.trim_start_matches('*') == *t) {
+            http_route = true;
+            writers.extend(names.iter().cloned());
+            requests.extend(names.iter().cloned());
         }
         params.extend(names);
     }
@@ -348,6 +383,15 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
             for (t, v) in targets.iter().zip(values) {
                 let target = ctx.text(*t).to_string();
                 let value = expr(ctx, *v, facts);
+                // `s.handlers[method] = h`, `m[MethodPing] = s.handlePing`: a map write.
+                if t.kind() == "index_expression"
+                    && let (Some(table), Some(key)) =
+                        (t.child_by_field_name("operand"), t.child_by_field_name("index"))
+                {
+                    let key = expr(ctx, key, facts);
+                    out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
+                    continue;
+                }
                 if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                     out.push(Stmt::SetInitialized { span });
                 }
@@ -447,7 +491,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             // `r.Method` on the `*http.Request`: the HTTP verb. Probes arrive by POST.
             let operand_text = node.child_by_field_name("operand").map(|o| ctx.text(o)).unwrap_or("");
-            if name == "Method" && ctx.http_requests.iter().any(|r| r == operand_text) {
+            let request = operand_text.trim_end_matches("()").trim_end_matches(".Request");
+            if name == "Method" && ctx.http_requests.iter().any(|r| r == operand_text || r == request) {
                 return Expr::Str("POST".into());
             }
             if let Some(f) = message_field(&name) {
@@ -570,8 +615,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
-    // `http.HandleFunc("/mcp", s.handle)` names an HTTP handler.
-    if matches!(last.as_str(), "HandleFunc" | "Handle" | "HandlerFunc") {
+    // `http.HandleFunc("/mcp", s.handle)`, `r.POST("/mcp", h)` name an HTTP handler;
+    // `s.Handle(req)` without a path is an ordinary call.
+    let mounts = frameworks::ROUTE_METHODS.contains(&last.as_str())
+        && arg_nodes
+            .iter()
+            .any(|a| a.kind() == "interpreted_string_literal" && unquote(ctx.text(*a)).starts_with('/'));
+    if mounts || frameworks::HANDLER_CONVERSIONS.contains(&last.as_str()) {
         for a in &arg_nodes {
             match a.kind() {
                 "identifier" | "selector_expression" => {
@@ -601,6 +651,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Some("map_type") => return Expr::Object { entries: Vec::new(), span },
             _ => {}
         },
+        // `raw, err := json.Marshal(v)`: the bytes are the value, and there is no error.
+        c if super::serialises(Language::Go, c) && !args.is_empty() => {
+            let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
+            return Expr::Array { items: vec![value, Expr::Null], span };
+        }
+        "json.RawMessage" => {
+            if let Some(Expr::Str(text)) = args.first()
+                && let Some(v) = super::raw_json(text)
+            {
+                return v;
+            }
+            return args.into_iter().next().unwrap_or_else(Expr::unknown);
+        }
         // Probes are well-formed: decoding the message fills the target and returns no error.
         "json.Unmarshal" => return decode_into(args, arg_nodes.get(1).map(|n| ctx.text(*n)), span),
         "strings.HasPrefix" => {
@@ -629,6 +692,21 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
         _ => {}
+    }
+    // `c.JSON(202, v)`, `c.NoContent(202)` on a framework context answer the request;
+    // `c.ShouldBindJSON(&req)` decodes the message into its argument.
+    if ctx.http_writers.iter().any(|w| w == operand_text) {
+        if let Some((_, status_at, body_at)) = frameworks::CONTEXT_ANSWERS.iter().find(|(n, _, _)| *n == last)
+        {
+            let status = status_at.and_then(|i| args.get(i).cloned()).unwrap_or(Expr::Int(200));
+            let body = body_at.and_then(|i| args.get(i).cloned()).unwrap_or(Expr::Null);
+            let http =
+                Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: true, span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
+        if frameworks::CONTEXT_DECODERS.contains(&last.as_str()) {
+            return decode_into(args, arg_nodes.first().map(|n| ctx.text(*n)), span);
+        }
     }
     // `json.NewEncoder(w).Encode(v)` on the response writer writes the HTTP body.
     let to_writer = |text: &str, ctx: &Ctx| {

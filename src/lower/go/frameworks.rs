@@ -1,0 +1,33 @@
+//! What Go's HTTP frameworks are, as data: how a route is mounted, which parameter
+//! types make a function a handler, and how a handler's context answers. A new
+//! framework is a row here and a fixture.
+
+/// Methods that mount a handler when one argument is a path (`"/mcp"`): net/http
+/// and gorilla `HandleFunc`/`Handle`, chi `Post`/`Method`, gin `POST`/`Any`, echo
+/// `POST`/`Any`, fiber `Post`/`All`.
+pub const ROUTE_METHODS: &[&str] =
+    &["HandleFunc", "Handle", "Post", "POST", "Any", "All", "Method", "MethodFunc", "Put", "PUT"];
+
+/// Conversions that make their argument a handler without a path: `http.HandlerFunc(h)`.
+pub const HANDLER_CONVERSIONS: &[&str] = &["HandlerFunc"];
+
+/// Parameter types (by their text's last segment) whose presence makes a function an
+/// HTTP handler, and whose `Method`/`Request.Method` is the HTTP verb.
+pub const CONTEXT_TYPES: &[&str] = &["gin.Context", "echo.Context", "fiber.Ctx"];
+
+/// How a framework context answers: method name, where its status argument is, and
+/// where its body argument is (`c.JSON(202, v)`, `c.NoContent(202)`, `c.Status(202)`).
+pub const CONTEXT_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[
+    ("JSON", Some(0), Some(1)),
+    ("String", Some(0), Some(1)),
+    ("Data", Some(0), Some(2)),
+    ("Blob", Some(0), Some(2)),
+    ("NoContent", Some(0), None),
+    ("Status", Some(0), None),
+    ("AbortWithStatus", Some(0), None),
+    ("AbortWithStatusJSON", Some(0), Some(1)),
+    ("SendStatus", Some(0), None),
+];
+
+/// Context methods that decode the request body into their argument.
+pub const CONTEXT_DECODERS: &[&str] = &["ShouldBindJSON", "BindJSON", "Bind", "ShouldBind", "BodyParser"];
