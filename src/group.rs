@@ -354,10 +354,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .collect();
         // Where messages arrive: a function that reads standard input or answers HTTP.
         // A `main` above it configures and starts the server; it carries no message.
+        // A carrier elsewhere that imports the server's files (an example app's
+        // route, a CLI's stdin loop) brings it messages too.
+        let linked = |f: FnId| group.iter().any(|&d| prog.related(prog.file_of(f), prog.file_of(d)));
         let carriers: Vec<FnId> = ancestors[gi]
             .iter()
             .copied()
-            .filter(|&a| only_this(a) && !is_test(a) && near(a))
+            .filter(|&a| only_this(a) && !is_test(a) && (near(a) || linked(a)))
             .filter(|&a| is_route(a) || prog.function(a).reads_stdin)
             .collect();
         let outermost: Vec<FnId> = carriers

@@ -214,6 +214,9 @@ pub enum Expr {
     },
     /// Rust's `x?`: returns early when `x` is `None` or `Err`, else unwraps it.
     Propagate(Box<Expr>),
+    /// A read that raises when the member is absent: Python's `msg["id"]` on a
+    /// notification raises `KeyError`.
+    Required(Box<Expr>),
     /// The decoded incoming message: what `json.loads(line)`, `JSON.parse(body)` or
     /// `json_decode($input)` return for a well-formed probe. The parts are evaluated
     /// for their effects.
@@ -330,6 +333,19 @@ pub struct Function {
     pub reads_stdin: bool,
 }
 
+/// A class of the scanned code: what its instances start with and where its
+/// methods come from.
+#[derive(Debug, Clone)]
+pub struct ClassDef {
+    pub name: String,
+    /// The classes it extends (last name segments), nearest first.
+    pub bases: Vec<String>,
+    /// Declared fields in order, with their default where one is written
+    /// (dataclass and pydantic fields, PHP properties, TypeScript class fields).
+    pub fields: Vec<(String, Option<Expr>)>,
+    pub span: Span,
+}
+
 /// A method-to-handler registration outside a literal map, e.g.
 /// `@server.method("tools/list")` or `handlers.insert("ping", on_ping)`.
 #[derive(Debug, Clone)]
@@ -366,6 +382,8 @@ pub struct FileFacts {
     pub imports: Vec<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
+    /// Classes defined in the file.
+    pub classes: Vec<ClassDef>,
     /// Struct fields whose JSON member has another name: serde `rename`/`rename_all`
     /// attributes (Rust), `json:"..."` tags (Go). `(field, member)`.
     pub json_names: Vec<(String, String)>,
@@ -503,6 +521,7 @@ impl Expr {
             | Expr::IsA { value: x, .. }
             | Expr::Not(x)
             | Expr::Propagate(x)
+            | Expr::Required(x)
             | Expr::HasKey { object: x, .. }
             | Expr::StartsWith { text: x, .. } => x.walk(f),
             Expr::If { cond, then, otherwise, .. } => {

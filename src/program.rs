@@ -243,6 +243,50 @@ impl<'a> Program<'a> {
         out
     }
 
+    /// The class a name refers to from `from`: the nearest definition in the same
+    /// language family.
+    pub fn class(&self, name: &str, from: FnId) -> Option<&'a crate::model::ClassDef> {
+        let name = crate::lower::last_segment(name);
+        let here = self.file_of(from);
+        let mut best: Option<(usize, &crate::model::ClassDef)> = None;
+        let mut fallback = None;
+        for file in self.files.iter().filter(|f| family(f.language) == family(here.language)) {
+            for class in file.classes.iter().filter(|c| c.name == name) {
+                match closeness(&here.path, &file.path).or_else(|| imported(here, &file.path).then_some(0)) {
+                    Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, class)),
+                    Some(_) => {}
+                    None => {
+                        fallback.get_or_insert(class);
+                    }
+                }
+            }
+        }
+        best.map(|(_, c)| c).or(fallback)
+    }
+
+    /// The method `name` of `class` or the nearest base that defines it with a body
+    /// (an abstract declaration is skipped for a subclass's override).
+    pub fn method(&self, class: &str, name: &str, from: FnId) -> Option<FnId> {
+        let mut seen = Vec::new();
+        let mut queue = vec![class.to_string()];
+        while let Some(c) = queue.pop() {
+            if seen.contains(&c) || seen.len() > 16 {
+                continue;
+            }
+            let owned = self.by_name.get(name).into_iter().flatten().copied().filter(|id| {
+                self.function(*id).owner.as_deref() == Some(c.as_str()) && !self.function(*id).body.is_empty()
+            });
+            if let Some(found) = self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true) {
+                return Some(found);
+            }
+            if let Some(def) = self.class(&c, from) {
+                queue.extend(def.bases.iter().rev().cloned());
+            }
+            seen.push(c);
+        }
+        None
+    }
+
     /// The JSON member a struct field is encoded as, when the structs say (Rust, Go):
     /// the caller's own file first, then the nearest file that names the field, then
     /// any, when all agree.

@@ -125,13 +125,67 @@ pub fn wanted(
             || hints.iter().any(|h| ends_with_segments(stem, h) || ends_with_segments(dir, h))
     };
     let Ok(searcher) = AhoCorasick::new(&names) else { return Vec::new() };
+    // A file elsewhere that imports a parsed module (an example app's route, a
+    // command that runs the server) is read for its import spelling.
+    let modules = module_spellings(parsed);
+    let importers = AhoCorasick::new(&modules).ok().filter(|_| !modules.is_empty());
     use rayon::prelude::*;
     deferred
         .par_iter()
         .copied()
-        .filter(|&i| near(&files[i]))
-        .filter(|&i| read(i).is_some_and(|text| holds_word(&searcher, &text)))
+        .filter(|&i| {
+            let close = near(&files[i]);
+            if !close && importers.is_none() {
+                return false;
+            }
+            read(i).is_some_and(|text| {
+                holds_word(&searcher, &text)
+                    && (close || importers.as_ref().is_some_and(|m| holds_word(m, &text)))
+            })
+        })
         .collect()
+}
+
+/// Folder names too common to name a module by.
+const COMMON_DIRS: &[&str] = &[
+    "src", "lib", "app", "core", "utils", "util", "server", "servers", "internal", "pkg", "cmd", "python",
+    "mcp",
+];
+
+/// How other files import the parsed modules: Python's dotted module paths
+/// (`pkg.core`) and package names, JavaScript's relative paths (`src/handler`),
+/// Go's import path tails (`pkg/mcp`).
+fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
+    let mut out: HashSet<String> = HashSet::default();
+    for f in parsed {
+        let stem = f.path.rsplit_once('.').map(|(s, _)| s).unwrap_or(&f.path);
+        let parts: Vec<&str> = stem.split('/').collect();
+        match f.language {
+            Language::Python => {
+                let dirs = &parts[..parts.len().saturating_sub(1)];
+                if parts.len() >= 2 {
+                    out.insert(parts[parts.len() - 2..].join("."));
+                }
+                if let Some(package) = dirs.last().filter(|d| d.len() >= 4 && !COMMON_DIRS.contains(d)) {
+                    out.insert(package.to_string());
+                }
+            }
+            // `import { Handler } from "../src/handler"`.
+            Language::TypeScript | Language::JavaScript if parts.len() >= 2 => {
+                out.insert(parts[parts.len() - 2..].join("/"));
+            }
+            Language::Go => {
+                let dirs = &parts[..parts.len().saturating_sub(1)];
+                if dirs.len() >= 2 {
+                    out.insert(dirs[dirs.len() - 2..].join("/"));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out: Vec<String> = out.into_iter().collect();
+    out.sort();
+    out
 }
 
 /// `path` is `hint` or ends with `/hint`.

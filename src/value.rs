@@ -46,6 +46,8 @@ pub enum Value {
     Variant(String, Option<Rc<Value>>),
     /// Unknown, carrying the values of interest it was built from.
     Unknown(Rc<Vec<Value>>),
+    /// An instance of a class of the scanned code, with its fields and where it was built.
+    Instance(Rc<str>, Rc<Vec<(String, Value)>>, crate::model::Span),
     /// The incoming message as its decoder returns it (`json.loads(line)`,
     /// `json_decode($body)`): a JSON object, never null, whose members are the probe's.
     Message,
@@ -89,6 +91,10 @@ impl Value {
     pub(crate) fn interesting(&self) -> bool {
         match self {
             Value::Reply(_) | Value::Http(_) | Value::ClientVersion { .. } => true,
+            Value::Instance(_, fields, span) => {
+                matches!(promote(Value::Object(fields.clone()), *span), Value::Reply(_))
+                    || fields.iter().any(|(_, v)| v.interesting())
+            }
             // An error object whose code is known (`RpcError(-32601, ...)`).
             Value::Object(entries) => entries.iter().any(|(k, v)| k == "code" && matches!(v, Value::Int(_))),
             Value::Unknown(parts) => !parts.is_empty(),
@@ -101,7 +107,7 @@ impl Value {
     pub(crate) fn is_nullish(&self) -> Option<bool> {
         match self {
             Value::Null | Value::NoId => Some(true),
-            Value::Message => Some(false),
+            Value::Message | Value::Instance(..) => Some(false),
             Value::Variant(n, _) if n == "None" => Some(true),
             Value::Unknown(_) => None,
             _ => Some(false),
@@ -121,7 +127,11 @@ impl Value {
                 Some(map_like || (lower == "list" && matches!(self, Value::Array(_))))
             }
             Value::Message => Some(map_like),
-            Value::Str(_) => Some(matches!(lower.as_str(), "str" | "string")),
+            Value::Instance(own, ..) => Some(map_like || own.eq_ignore_ascii_case(class)),
+            Value::Str(_) | Value::Method(_) | Value::ClientVersion { .. } => {
+                Some(matches!(lower.as_str(), "str" | "string"))
+            }
+            Value::Func(_) => Some(matches!(lower.as_str(), "function" | "callable" | "closure")),
             Value::Int(_) => Some(matches!(lower.as_str(), "int" | "integer" | "number")),
             Value::Bool(_) => Some(matches!(lower.as_str(), "bool" | "boolean")),
             Value::Null | Value::NoId => Some(false),
@@ -136,7 +146,9 @@ impl Value {
             Value::Array(items) => Some(items.is_empty()),
             Value::Object(entries) => Some(entries.is_empty()),
             Value::Str(s) => Some(s.is_empty()),
-            Value::Id | Value::Method(_) | Value::Reply(_) | Value::Message => Some(false),
+            Value::Id | Value::Method(_) | Value::Reply(_) | Value::Message | Value::Instance(..) => {
+                Some(false)
+            }
             _ => None,
         }
     }
@@ -187,10 +199,27 @@ impl Value {
         }
     }
 
+    /// The value as JSON text would carry it: an instance's fields as an object (a
+    /// reply when they make one).
+    pub fn serialised(&self) -> Value {
+        match self {
+            Value::Instance(_, fields, span) => {
+                let fields = fields.iter().map(|(k, v)| (k.clone(), v.serialised())).collect();
+                promote(Value::Object(Rc::new(fields)), *span)
+            }
+            other => other.clone(),
+        }
+    }
+
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {
             Value::Reply(r) => out.push(r.clone()),
+            Value::Instance(..) => {
+                if let Value::Reply(r) = self.serialised() {
+                    out.push(r);
+                }
+            }
             // A 4xx/5xx answer rejects the input at the transport (auth, bad request): not a reply to it.
             Value::Http(h) if h.status.is_some_and(|s| s >= 400) => {}
             Value::Http(h) => {
@@ -231,29 +260,38 @@ pub(crate) fn error_code(v: &Value) -> Option<i64> {
 
 /// `value` with the member at `keys` replaced by `new`: objects take the entry,
 /// replies their `id`, `result` or `error` (its `code` too).
-pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
+pub(crate) fn with_member(value: &Value, keys: &[String], new: Value, span: crate::model::Span) -> Value {
     let Some((key, rest)) = keys.split_first() else { return new };
     match value {
         Value::Object(entries) => {
             let mut entries = entries.as_ref().clone();
             match entries.iter_mut().find(|(k, _)| k == key) {
-                Some((_, v)) => *v = with_member(v, rest, new),
-                None => entries.push((key.clone(), with_member(&Value::unknown(), rest, new))),
+                Some((_, v)) => *v = with_member(v, rest, new, span),
+                None => entries.push((key.clone(), with_member(&Value::unknown(), rest, new, span))),
             }
             let object = Value::Object(Rc::new(entries));
             // Members that make an object a JSON-RPC reply turn it into one.
-            promote(object, crate::model::Span::default())
+            promote(object, span)
         }
         // PHP builds maps from an empty `array()` member by member.
         Value::Array(items) if items.is_empty() => {
-            with_member(&Value::Object(Rc::new(Vec::new())), keys, new)
+            with_member(&Value::Object(Rc::new(Vec::new())), keys, new, span)
+        }
+        Value::Instance(class, fields, built) => {
+            let mut fields = fields.as_ref().clone();
+            match fields.iter_mut().find(|(k, _)| k == key) {
+                Some((_, v)) => *v = with_member(v, rest, new, span),
+                None => fields.push((key.clone(), with_member(&Value::unknown(), rest, new, span))),
+            }
+            Value::Instance(class.clone(), Rc::new(fields), *built)
         }
         Value::Reply(r) => {
             let mut r = (**r).clone();
             match (key.as_str(), rest) {
                 ("id", _) => r.id = new,
                 ("result", _) => {
-                    r.result = Some(with_member(r.result.as_ref().unwrap_or(&Value::unknown()), rest, new))
+                    r.result =
+                        Some(with_member(r.result.as_ref().unwrap_or(&Value::unknown()), rest, new, span))
                 }
                 ("error", []) => r.error = Some(error_code(&new)),
                 ("error", [code]) if code == "code" => r.error = Some(error_code(&new)),
@@ -271,7 +309,10 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value) -> Value {
 pub(crate) fn promote(object: Value, span: crate::model::Span) -> Value {
     let Value::Object(entries) = &object else { return object };
     let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
-    if get("jsonrpc").is_none() && get("id").is_none() {
+    // A response has no `method`: an object with one is a request or notification.
+    if (get("jsonrpc").is_none() && get("id").is_none())
+        || get("method").is_some_and(|m| m.is_empty() == Some(false))
+    {
         return object;
     }
     let id = get("id").unwrap_or(Value::Null);

@@ -315,6 +315,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => (s, v),
                 })
                 .collect(),
+            Expr::Required(x) => self
+                .eval(st, x)
+                .into_iter()
+                .map(|(mut s, v)| {
+                    if v == Value::NoId {
+                        // The message decided this path.
+                        s.saw_message = true;
+                        s.status = Status::Raised(Value::unknown());
+                    }
+                    (s, v)
+                })
+                .collect(),
             Expr::Named { value, .. } => self.eval(st, value),
             Expr::Message(parts) => {
                 let exprs: Vec<&Expr> = parts.iter().collect();
@@ -368,7 +380,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 },
                 _ => Value::unknown(),
             },
-            Value::Object(entries) if entries.iter().any(|(k, _)| k == key) => {
+            Value::Object(entries) | Value::Instance(_, entries, _)
+                if entries.iter().any(|(k, _)| k == key) =>
+            {
                 entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_else(Value::unknown)
             }
             _ => self.field(f),
@@ -392,6 +406,29 @@ impl<'p, 'a> Interp<'p, 'a> {
             && let Some(Value::Array(items)) = st.env.get(base)
         {
             return Value::Int(items.len() as i64);
+        }
+        // `self.version`, `reply.result`: a field of an instance or object the path
+        // holds; `self.initialize` without such a field is the class's method.
+        if let Some((base, rest)) = name.split_once('.')
+            && let Some(value) = st.env.get(base)
+            && matches!(value, Value::Instance(..) | Value::Object(_))
+        {
+            let mut current = Some(value.clone());
+            for key in rest.split('.') {
+                current = match &current {
+                    Some(Value::Instance(class, fields, _)) => match fields.iter().find(|(k, _)| k == key) {
+                        Some((_, v)) => Some(v.clone()),
+                        None => self.prog.method(class, key, self.here()).map(Value::Func),
+                    },
+                    Some(Value::Object(fields)) => {
+                        fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+                    }
+                    _ => None,
+                };
+            }
+            if let Some(v) = current {
+                return v;
+            }
         }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
@@ -505,6 +542,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Str(s) => s.as_str(),
             _ => return Value::unknown(),
         };
+        // A table filled by registrations is empty where it is built (as in `lookup`).
+        let here = self.here();
+        if matches!(item, Value::Method(_))
+            && matches!(collection, Value::Object(e) if e.is_empty())
+            && self.prog.has_registrations(here)
+        {
+            return Value::Bool(self.prog.registration(key, here).is_some());
+        }
         match collection {
             Value::Object(entries) => Value::Bool(entries.iter().any(|(k, _)| k == key)),
             Value::Array(items) => {
@@ -588,6 +633,33 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut out = Vec::new();
         for (s, mut vals) in self.eval_all(st, &exprs) {
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            // `obj.method(...)` on an instance: its class's method, with `self` bound.
+            if let Some(Value::Instance(class, _, _)) = &recv {
+                let name = crate::lower::last_segment(callee);
+                if let Some(id) = self.prog.method(class, name, self.here()) {
+                    let mut bound = self.bind(id, vals, &names);
+                    bound.push(recv.clone().unwrap_or_else(Value::unknown));
+                    out.extend(self.apply(s, id, bound, span));
+                    continue;
+                }
+                if SERIALISERS.contains(&name) {
+                    out.push((s, recv.as_ref().map(Value::serialised).unwrap_or_else(Value::unknown)));
+                    continue;
+                }
+            }
+            // `Model(id=..., result=...)`, `new Handler(...)`: an instance of a class of the scanned code.
+            // `new self(...)`, `new static(...)`, `cls(...)`: the class the caller belongs to.
+            let own_class = matches!(callee, "self" | "static" | "cls")
+                .then(|| self.prog.function(self.here()).owner.clone())
+                .flatten();
+            let class_name = own_class.as_deref().unwrap_or(callee);
+            if recv.is_none()
+                && (own_class.is_some() || self.resolve_callee(callee).is_none())
+                && let Some(class) = self.prog.class(class_name, self.here())
+            {
+                out.extend(self.construct(s, class, vals, &names, span));
+                continue;
+            }
             let target = match (callee, &recv) {
                 ("()", Some(Value::Func(id))) => Some(*id),
                 ("()", _) => None,
@@ -653,6 +725,122 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         out
+    }
+
+    /// Calls a function with bound arguments and carries each outcome back onto the path.
+    fn apply(&mut self, s: State, id: FnId, args: Vec<Value>, span: Span) -> Vec<(State, Value)> {
+        let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
+        let site = |v: &Value| if anchored { v.with_site(span) } else { v.clone() };
+        let outcomes = self.call_function(id, args);
+        if outcomes.is_empty() {
+            return vec![(s, Value::unknown())];
+        }
+        let mut out = Vec::new();
+        for o in outcomes.iter() {
+            let mut s2 = s.clone();
+            s2.effects.extend(o.effects.iter().map(|e| match e {
+                Effect::Emit { value, span: at } => Effect::Emit { value: site(value), span: *at },
+                other => other.clone(),
+            }));
+            s2.id_check = o.id_check.or(s2.id_check);
+            s2.method_branch = o.method_branch.or(s2.method_branch);
+            s2.prefix_check = o.prefix_check.or(s2.prefix_check);
+            s2.saw_message |= o.saw_message;
+            for &(span, taken) in &o.route {
+                s2.note_route(span, taken);
+            }
+            let value = site(&o.value);
+            if o.raised {
+                s2.status = Status::Raised(value.clone());
+            }
+            out.push((s2, value));
+        }
+        out
+    }
+
+    /// A new instance of `class`: the declared defaults (bases first), then the
+    /// constructor run with `self` bound, or, without one, the arguments bound to the
+    /// declared fields by position and name (dataclasses, pydantic models).
+    fn construct(
+        &mut self,
+        s: State,
+        class: &crate::model::ClassDef,
+        args: Vec<Value>,
+        names: &[Option<&str>],
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut chain = vec![class];
+        while let Some(base) =
+            chain.last().and_then(|c| c.bases.first()).and_then(|b| self.prog.class(b, self.here()))
+        {
+            if chain.iter().any(|c| std::ptr::eq(*c, base)) || chain.len() > 8 {
+                break;
+            }
+            chain.push(base);
+        }
+        let mut fields: Vec<(String, Value)> = Vec::new();
+        let mut declared: Vec<&str> = Vec::new();
+        for c in chain.iter().rev() {
+            for (name, default) in &c.fields {
+                let value = match default {
+                    Some(e) => self
+                        .eval(State::new(BTreeMap::new()), e)
+                        .pop()
+                        .map(|(_, v)| v)
+                        .unwrap_or_else(Value::unknown),
+                    None => Value::Null,
+                };
+                declared.push(name.as_str());
+                match fields.iter_mut().find(|(k, _)| k == name) {
+                    Some((_, v)) => *v = value,
+                    None => fields.push((name.clone(), value)),
+                }
+            }
+        }
+        let this = Value::Instance(class.name.as_str().into(), Rc::new(fields.clone()), span);
+        let ctor = ["__init__", "__construct", "constructor", "new"]
+            .iter()
+            .find_map(|c| self.prog.method(&class.name, c, self.here()));
+        match ctor {
+            Some(id) => {
+                let mut bound = self.bind(id, args, names);
+                bound.push(this);
+                let mut out = Vec::new();
+                for (s2, _) in self.apply(s, id, bound.clone(), span) {
+                    out.push((s2, Value::unknown()));
+                }
+                // The instance as the constructor left it.
+                let outcomes = self.call_function(id, bound);
+                let finals: Vec<Value> = outcomes.iter().filter_map(|o| o.this.clone()).collect();
+                let value = match finals.as_slice() {
+                    [one] => one.clone(),
+                    [] => Value::Instance(class.name.as_str().into(), Rc::new(fields), span),
+                    many => many[0].clone(),
+                };
+                out.into_iter().map(|(s2, _)| (s2, value.clone())).collect()
+            }
+            None => {
+                let mut position = 0;
+                for (v, name) in args.into_iter().zip(names.iter().copied().chain(std::iter::repeat(None))) {
+                    let key = match name {
+                        Some(n) => n.to_string(),
+                        None => {
+                            let k = declared.get(position).map(|d| d.to_string());
+                            position += 1;
+                            match k {
+                                Some(k) => k,
+                                None => continue,
+                            }
+                        }
+                    };
+                    match fields.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, slot)) => *slot = v,
+                        None => fields.push((key, v)),
+                    }
+                }
+                vec![(s, Value::Instance(class.name.as_str().into(), Rc::new(fields), span))]
+            }
+        }
     }
 
     /// Runs a loop body per item of a known list (up to a few, in order), binding the
@@ -810,6 +998,22 @@ fn known_kind(v: &Value) -> bool {
             | Value::Http(_)
     )
 }
+
+/// Methods that turn an instance into its JSON fields when its class does not define
+/// them (pydantic `model_dump`, `to_dict`, `jsonSerialize`, `toJSON`).
+const SERIALISERS: &[&str] = &[
+    "model_dump",
+    "dict",
+    "to_dict",
+    "model_dump_json",
+    "json",
+    "to_json",
+    "jsonSerialize",
+    "toJSON",
+    "toArray",
+    "serialize",
+    "as_dict",
+];
 
 /// The client's version read on a path where it was already found supported is checked.
 fn checked_version(st: &State, v: Value) -> Value {

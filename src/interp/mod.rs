@@ -175,6 +175,8 @@ pub struct Outcome {
     pub saw_message: bool,
     /// The method decisions taken on this path (two probes with the same route took the same branch).
     pub route: Vec<(Span, bool)>,
+    /// For a method called on an instance: the instance as the method left it.
+    pub this: Option<Value>,
 }
 
 /// Runs probes through a program.
@@ -320,6 +322,12 @@ impl<'p, 'a> Interp<'p, 'a> {
         for (i, p) in f.params.iter().enumerate() {
             env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
         }
+        // A method called on an instance gets it as its last argument: `self`/`this`.
+        let has_self = key.1.len() == f.params.len() + 1 && matches!(key.1.last(), Some(Value::Instance(..)));
+        if has_self && let Some(this) = key.1.last() {
+            env.insert("self".to_string(), this.clone());
+            env.insert("this".to_string(), this.clone());
+        }
         let finals = self.exec_block(State::new(env), &f.body);
         let mut outcomes: Vec<Outcome> = finals
             .into_iter()
@@ -333,6 +341,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Outcome {
                     value,
                     raised,
+                    this: if has_self { st.env.get("self").cloned() } else { None },
                     effects: st.effects,
                     id_check: st.id_check,
                     method_branch: st.method_branch,
@@ -388,11 +397,11 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     fn exec_stmt(&mut self, st: State, stmt: &Stmt) -> Vec<State> {
         match stmt {
-            Stmt::Assign { target, value, .. } => self
+            Stmt::Assign { target, value, span } => self
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
-                    assign(&mut s.env, target, v);
+                    assign(&mut s.env, target, v, *span);
                     s
                 })
                 .collect(),
@@ -439,7 +448,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 s.status = Status::LeftLoop;
                 vec![s]
             }
-            Stmt::Store { table, key, value, .. } => self
+            Stmt::Store { table, key, value, span } => self
                 .eval_all(st, &[key, value])
                 .into_iter()
                 .map(|(mut s, vals)| {
@@ -448,13 +457,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                         && let Some(map) = s.env.get(table.as_str()).cloned()
                     {
                         let updated =
-                            crate::value::with_member(&map, std::slice::from_ref(k), vals[1].clone());
+                            crate::value::with_member(&map, std::slice::from_ref(k), vals[1].clone(), *span);
                         s.env.insert(table.clone(), updated);
                     }
                     s
                 })
                 .collect(),
-            Stmt::Push { target, value, .. } => self
+            Stmt::Push { target, value, span } => self
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
@@ -469,11 +478,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                         Some(other) => crate::value::join(&[other.clone(), v]),
                         None => crate::value::join(&[v]),
                     };
-                    assign(&mut s.env, target, list);
+                    assign(&mut s.env, target, list, *span);
                     s
                 })
                 .collect(),
-            Stmt::Destructure { targets, value, .. } => self
+            Stmt::Destructure { targets, value, span } => self
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
@@ -485,7 +494,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                             other if i == 0 => other.clone(),
                             _ => Value::unknown(),
                         };
-                        assign(&mut s.env, target, element);
+                        assign(&mut s.env, target, element, *span);
                     }
                     s
                 })
@@ -501,12 +510,23 @@ impl<'p, 'a> Interp<'p, 'a> {
 
 /// Assigns to a name, or into a member of the value a name holds:
 /// `response['id'] = $rid`, `resp["error"]["code"] = -32601`, `reply.id = id`.
-fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value) {
+fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span) {
     let (base, keys) = split_target(target);
     match env.get(base) {
-        Some(current) if !keys.is_empty() => {
-            let updated = crate::value::with_member(current, &keys, v);
-            env.insert(base.to_string(), updated);
+        // `self.x = v` writes the instance's field when there is one (the name
+        // `self.x` otherwise, as a module-level table built in a constructor is).
+        Some(current)
+            if !keys.is_empty()
+                && (!matches!(base, "self" | "this") || matches!(current, Value::Instance(..))) =>
+        {
+            let updated = crate::value::with_member(current, &keys, v, span);
+            // `self` and `this` are one instance.
+            if matches!(base, "self" | "this") {
+                env.insert("self".to_string(), updated.clone());
+                env.insert("this".to_string(), updated);
+            } else {
+                env.insert(base.to_string(), updated);
+            }
         }
         _ => {
             env.insert(target.to_string(), v);
@@ -525,9 +545,7 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
         return (&target[..i], keys);
     }
     match target.split_once('.') {
-        Some((base, rest)) if !matches!(base, "self" | "this") && !rest.contains('.') => {
-            (base, vec![rest.to_string()])
-        }
+        Some((base, rest)) if !rest.contains('.') => (base, vec![rest.to_string()]),
         _ => (target, Vec::new()),
     }
 }

@@ -51,6 +51,12 @@ pub struct Ctx<'a> {
     pub named_results: Vec<String>,
     /// Type names that are HTTP requests in this file (PHP: an imported framework `Request`).
     pub request_types: Vec<String>,
+    /// Anonymous functions met inside expressions (`lambda m: None`), added to the
+    /// file's functions when its top level is recorded.
+    pub closures: Vec<crate::model::Function>,
+    /// Names the file binds to its own classes or to imports from outside the web
+    /// frameworks (Python): a `Response` among them is the code's own class.
+    pub own_names: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -68,7 +74,28 @@ impl<'a> Ctx<'a> {
             http_writers: Vec::new(),
             named_results: Vec::new(),
             request_types: Vec::new(),
+            closures: Vec::new(),
+            own_names: Vec::new(),
         }
+    }
+
+    /// An anonymous function whose body is one expression (`lambda m: None`): a
+    /// function of its own, named by where it starts, referred to by name.
+    pub fn closure(&mut self, node: Node, params: Vec<String>, body: Expr) -> Expr {
+        let p = node.start_position();
+        let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+        let span = self.span(node);
+        self.closures.push(crate::model::Function {
+            name: name.clone(),
+            owner: None,
+            params,
+            defaults: Vec::new(),
+            body: vec![crate::model::Stmt::Return { value: Some(body), span }],
+            span,
+            http_route: false,
+            reads_stdin: false,
+        });
+        Expr::FnRef(name)
     }
 
     /// The SDK an import names: a known one, or one the configuration lists.
@@ -170,6 +197,7 @@ pub fn end_at_break(mut body: crate::model::Block) -> crate::model::Block {
 
 /// Records the top level of a file as the function `<module>`.
 pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate::model::Block) {
+    facts.functions.append(&mut ctx.closures);
     let reads_stdin = std::mem::take(&mut ctx.saw_stdin);
     let http_route = std::mem::take(&mut ctx.saw_http);
     facts.functions.push(crate::model::Function {
@@ -207,6 +235,7 @@ pub fn lower(
         http_handlers: Vec::new(),
         state: Vec::new(),
         json_names: Vec::new(),
+        classes: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),
@@ -422,8 +451,12 @@ pub fn last_segment(name: &str) -> &str {
 /// next to `jsonrpc` or `id`; otherwise a plain object.
 pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     let has = |k: &str| entries.iter().any(|(key, _)| key == k);
-    let framed = has("jsonrpc") || has("id");
     let given = |k: &str| entries.iter().any(|(key, v)| key == k && !matches!(v, Expr::Null));
+    // A response has no `method`: an object with one is a request or notification.
+    let request = entries.iter().any(|(k, v)| {
+        k == "method" && !matches!(v, Expr::Null) && !matches!(v, Expr::Str(s) if s.is_empty())
+    });
+    let framed = (has("jsonrpc") || has("id")) && !request;
     // `Response{Result: result, Error: err}`: one of the two is nil at run time (and
     // dropped by `omitempty`); which one is for the interpreter to tell.
     if framed && given("result") && given("error") {

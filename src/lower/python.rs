@@ -8,7 +8,50 @@ use tree_sitter::Node;
 const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "add_api_websocket_route"];
 
+/// Modules whose `Response`-like names are HTTP responses.
+const WEB_MODULES: &[&str] = &[
+    "flask",
+    "quart",
+    "starlette",
+    "fastapi",
+    "django",
+    "werkzeug",
+    "aiohttp",
+    "sanic",
+    "litestar",
+    "bottle",
+    "tornado",
+    "falcon",
+    "pyramid",
+    "robyn",
+    "responder",
+    "connexion",
+    "chalice",
+    "azure",
+    "http",
+    "wsgiref",
+    "webob",
+    "sse_starlette",
+    "mcp",
+    "fasthtml",
+    "blacksheep",
+    "emmett",
+];
+
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    // Classes the file defines, wherever they are used in it.
+    for child in children(root) {
+        let def = match child.kind() {
+            "decorated_definition" => child.child_by_field_name("definition"),
+            _ => Some(child),
+        };
+        if let Some(name) =
+            def.filter(|d| d.kind() == "class_definition").and_then(|d| d.child_by_field_name("name"))
+        {
+            let name = ctx.text(name).to_string();
+            ctx.own_names.push(name);
+        }
+    }
     let body = block_children(ctx, root, facts, None);
     super::push_module(ctx, facts, root, body);
 }
@@ -50,6 +93,9 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "class_definition" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            if let Some(class) = &name {
+                class_def(ctx, node, class, facts);
+            }
             let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
             // Class-level assignments (handler tables, constants) behave like module
             // globals, under their own name and as `Class.NAME`.
@@ -134,6 +180,21 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(node) });
         }
         facts.imports.extend(super::import_hint(Language::Python, name));
+        // `from .models import Response`: the code's own class, not a web framework's.
+        let top = name.split('.').next().unwrap_or("");
+        if node.kind() == "import_from_statement" && (name.starts_with('.') || !WEB_MODULES.contains(&top)) {
+            let mut cursor = node.walk();
+            for imported in node.children_by_field_name("name", &mut cursor) {
+                let local = match imported.kind() {
+                    "aliased_import" => imported.child_by_field_name("alias"),
+                    _ => Some(imported),
+                };
+                if let Some(local) = local {
+                    let local = ctx.text(local).to_string();
+                    ctx.own_names.push(local);
+                }
+            }
+        }
     }
 }
 
@@ -277,6 +338,32 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let body = node.child_by_field_name("body");
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
         block_of(ctx, body, facts, owner)
+    });
+}
+
+/// A class's bases and its declared fields in order (`id: int | None = None`,
+/// `result: Any`), as dataclasses and pydantic models have them.
+fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
+    let bases = node
+        .child_by_field_name("superclasses")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
+        .map(|b| super::last_segment(ctx.text(b)).to_string())
+        .collect();
+    let mut fields = Vec::new();
+    for stmt in node.child_by_field_name("body").map(children).unwrap_or_default() {
+        let Some(a) = children(stmt).into_iter().find(|c| c.kind() == "assignment") else { continue };
+        let Some(left) = a.child_by_field_name("left").filter(|l| l.kind() == "identifier") else { continue };
+        let default = a.child_by_field_name("right").map(|r| expr(ctx, r));
+        fields.push((ctx.text(left).to_string(), default));
+    }
+    facts.classes.push(crate::model::ClassDef {
+        name: name.to_string(),
+        bases,
+        fields,
+        span: ctx.span(node),
     });
 }
 
@@ -460,6 +547,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
                 Some(k) if k.kind() == "string" => {
                     let key = unquote(ctx.text(k));
                     match message_field(&key) {
+                        // A missing `id` raises `KeyError`.
+                        Some(f @ crate::model::FieldName::Id) => {
+                            Expr::Required(Box::new(super::field(Some(collection), f)))
+                        }
                         Some(f) => super::field(Some(collection), f),
                         None => {
                             Expr::Lookup { collection: Box::new(collection), key: Box::new(Expr::Str(key)) }
@@ -474,6 +565,29 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
             }
         }
         "call" => call_expr(ctx, node),
+        // `lambda _: None` in a handler table.
+        "lambda" => {
+            let params = node
+                .child_by_field_name("parameters")
+                .map(children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.kind() == "identifier")
+                .map(|p| ctx.text(p).to_string())
+                .collect();
+            let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
+            ctx.closure(node, params, body)
+        }
+        // `if handler := handlers.get(method):` binds and tests the value.
+        "named_expression" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let value = node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+            let span = ctx.span(node);
+            Expr::Block(vec![
+                Stmt::Assign { target: name.clone(), value, span },
+                Stmt::Yield(Expr::Var(name)),
+            ])
+        }
         "comparison_operator" => comparison(ctx, node),
         "not_operator" => {
             let arg =
@@ -659,6 +773,11 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             return Expr::opaque(args);
         }
         "input" => ctx.saw_stdin = true,
+        // The code's own `Response` class is built, not an HTTP response.
+        own if receiver.is_none() && ctx.own_names.iter().any(|n| n == own) => {
+            args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
+            return Expr::Call { callee, receiver: None, args, span };
+        }
         _ => {}
     }
     call(callee, receiver, args, keywords, span)

@@ -13,6 +13,9 @@ pub const SERVER_CALLS: &[&str] = &["createServer", "serve", "createSecureServer
 /// Decorators that mount a controller method: NestJS `@Post()`, `@All()`.
 pub const ROUTE_DECORATORS: &[&str] = &["Post", "All", "Put"];
 
+/// The decorator that sets a controller method's status: NestJS `@HttpCode(202)`.
+pub const STATUS_DECORATOR: &str = "HttpCode";
+
 /// Functions named as a handler of a file-based router: Next.js `export async function POST(req)`.
 pub const ROUTE_FUNCTIONS: &[&str] = &["POST"];
 

@@ -17,10 +17,12 @@ const STDIN_EVENTS: &[&str] = &["line", "data", "readable"];
 struct Js {
     /// Callbacks handed to standard-input events.
     stdin_callbacks: Vec<String>,
+    /// The status a NestJS `@HttpCode(202)` gives the method being lowered.
+    default_status: Option<u16>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
-    let mut js = Js { stdin_callbacks: Vec::new() };
+    let mut js = Js { stdin_callbacks: Vec::new(), default_status: None };
     let mut body = Vec::new();
     for child in children(root) {
         statement(ctx, &mut js, child, facts, None, &mut body);
@@ -281,8 +283,9 @@ fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
         Expr::FnRef(name) => facts.http_handlers.push(name.clone()),
         Expr::Object { entries, .. } => {
             for (k, v) in entries {
+                // `{ fetch(request) {...} }` and `{ fetch: handle }`.
                 if k == frameworks::FETCH_METHOD
-                    && let Expr::FnRef(name) = v
+                    && let Expr::FnRef(name) | Expr::Var(name) = v
                 {
                     facts.http_handlers.push(name.clone());
                 }
@@ -303,6 +306,43 @@ fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) 
 fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mut Block) {
     let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
     let Some(body) = node.child_by_field_name("body") else { return };
+    if let Some(class) = &name {
+        // `class B extends A { field = value; ... }`: the parent and the fields.
+        let bases = children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "class_heritage")
+            .flat_map(|h| {
+                let mut found = Vec::new();
+                let mut stack = vec![h];
+                while let Some(n) = stack.pop() {
+                    match n.kind() {
+                        "extends_clause" => {
+                            found.extend(n.child_by_field_name("value").map(|v| ctx.text(v).to_string()))
+                        }
+                        _ => stack.extend(children(n)),
+                    }
+                }
+                found
+            })
+            .map(|b| super::last_segment(&b).to_string())
+            .collect();
+        let mut fields = Vec::new();
+        for member in children(body) {
+            if matches!(member.kind(), "public_field_definition" | "field_definition")
+                && let Some(k) =
+                    member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"))
+            {
+                let default = member.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
+                fields.push((ctx.text(k).to_string(), default));
+            }
+        }
+        facts.classes.push(crate::model::ClassDef {
+            name: class.clone(),
+            bases,
+            fields,
+            span: ctx.span(node),
+        });
+    }
     for member in children(body) {
         match member.kind() {
             "method_definition" => {
@@ -338,18 +378,35 @@ fn params(ctx: &Ctx, node: Node) -> Vec<String> {
         .collect()
 }
 
-/// `@Post()` / `@All('mcp')` right before a method definition.
-fn mounted_by_decorator(ctx: &Ctx, node: Node) -> bool {
+/// The decorators of a method definition: its own and those right before it.
+fn decorators<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut sibling = node.prev_named_sibling();
     let mut own = children(node).into_iter().filter(|c| c.kind() == "decorator").collect::<Vec<_>>();
     while let Some(s) = sibling.filter(|s| s.kind() == "decorator") {
         own.push(s);
         sibling = s.prev_named_sibling();
     }
-    own.iter().any(|d| {
-        let text = ctx.text(*d).trim_start_matches('@');
-        let name = text.split(['(', ' ']).next().unwrap_or("");
-        frameworks::ROUTE_DECORATORS.contains(&name)
+    own
+}
+
+/// A decorator's name and its argument text: `@HttpCode(202)` is `("HttpCode", "202")`.
+fn decorator_call<'s>(ctx: &'s Ctx, d: Node) -> (&'s str, &'s str) {
+    let text = ctx.text(d).trim_start_matches('@');
+    let name = text.split(['(', ' ']).next().unwrap_or("");
+    let args = text.split_once('(').map(|(_, a)| a.trim_end().trim_end_matches(')').trim()).unwrap_or("");
+    (name, args)
+}
+
+/// `@Post()` / `@All('mcp')` right before a method definition.
+fn mounted_by_decorator(ctx: &Ctx, node: Node) -> bool {
+    decorators(node).iter().any(|d| frameworks::ROUTE_DECORATORS.contains(&decorator_call(ctx, *d).0))
+}
+
+/// The status a method's `@HttpCode(202)` sets for every answer it sends.
+fn decorated_status(ctx: &Ctx, node: Node) -> Option<u16> {
+    decorators(node).iter().find_map(|d| match decorator_call(ctx, *d) {
+        (name, args) if name == frameworks::STATUS_DECORATOR => args.parse().ok(),
+        _ => None,
     })
 }
 
@@ -366,12 +423,14 @@ fn function(
     // controller methods (`@Post() handle(...)`).
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
     let body = node.child_by_field_name("body");
+    let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
     super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
         None => Vec::new(),
     });
+    js.default_status = outer_status;
 }
 
 /// A function written inside an expression: lowered on its own, referred to by a made-up name.
@@ -591,6 +650,15 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
                 {
                     Expr::IsNull(Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)))
                 }
+                // `typeof body.method === "string"`, `typeof msg !== "object"`.
+                (Expr::Call { callee, args, .. }, Expr::Str(t))
+                | (Expr::Str(t), Expr::Call { callee, args, .. })
+                    if callee == "typeof"
+                        && matches!(t.as_str(), "string" | "number" | "boolean" | "object" | "function") =>
+                {
+                    let value = Box::new(args.first().cloned().unwrap_or_else(Expr::unknown));
+                    Expr::IsA { value, class: t.clone() }
+                }
                 (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
                 _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
             };
@@ -773,7 +841,7 @@ fn http_answer(
             null_is_empty: last != "json",
             span,
         },
-        None => Expr::Http { status: None, body: body.map(Box::new), span },
+        None => Expr::Http { status: js.default_status, body: body.map(Box::new), span },
     };
     Some(Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span })
 }

@@ -60,6 +60,9 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "class_declaration" | "trait_declaration" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            if let Some(class) = &name {
+                class_def(ctx, node, class, facts);
+            }
             if let Some(decls) = node.child_by_field_name("body") {
                 for d in children(decls) {
                     match d.kind() {
@@ -205,6 +208,50 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     {
         f.http_route = true;
     }
+}
+
+/// A class's parent and its properties in order, with their defaults: declared ones
+/// (`private string $version = '2025-06-18';`) and constructor-promoted ones.
+fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
+    let bases = children(node)
+        .into_iter()
+        .filter(|c| c.kind() == "base_clause")
+        .flat_map(children)
+        .map(|b| ctx.text(b).rsplit('\\').next().unwrap_or("").to_string())
+        .collect();
+    let mut fields = Vec::new();
+    for d in node.child_by_field_name("body").map(children).unwrap_or_default() {
+        match d.kind() {
+            "property_declaration" => {
+                for el in children(d).into_iter().filter(|c| c.kind() == "property_element") {
+                    let kids = children(el);
+                    let Some(var) = kids.first() else { continue };
+                    let default = el.child_by_field_name("default_value").or_else(|| kids.get(1).copied());
+                    let default =
+                        default.filter(|v| v.kind() != "variable_name").map(|v| expr(ctx, v, facts));
+                    fields.push((var_name(ctx, *var), default));
+                }
+            }
+            "method_declaration"
+                if d.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "__construct") =>
+            {
+                for p in d.child_by_field_name("parameters").map(children).unwrap_or_default() {
+                    if p.kind() == "property_promotion_parameter"
+                        && let Some(n) = p.child_by_field_name("name")
+                    {
+                        fields.push((var_name(ctx, n), None));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    facts.classes.push(crate::model::ClassDef {
+        name: name.to_string(),
+        bases,
+        fields,
+        span: ctx.span(node),
+    });
 }
 
 /// `#[Route('/mcp', methods: ['POST'])]` on a controller method.
