@@ -5,8 +5,7 @@
 //! that name the file, the line and the key: a typo must never silently turn a
 //! check off.
 
-use crate::scan::ScanOptions;
-use crate::suppress::FileIgnore;
+use crate::settings::{Knowledge, absolute};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -36,24 +35,9 @@ pub struct Config {
     pub notification_tests: Vec<String>,
     #[serde(default)]
     pub sdk_imports: Vec<String>,
-}
-
-/// What the analysis is told beyond the source: names of functions outside the
-/// scanned code that send a message, that test whether a message is a
-/// notification, and modules that are MCP SDKs.
-#[derive(Debug, Default, Clone)]
-pub struct Knowledge {
-    pub reply_functions: Vec<String>,
-    pub notification_tests: Vec<String>,
-    pub sdk_imports: Vec<String>,
-}
-
-impl Knowledge {
-    /// `callee` (as written, or its last segment) is a configured notification test.
-    pub fn is_notification_test(&self, callee: &str) -> bool {
-        let name = crate::lower::last_segment(callee);
-        self.notification_tests.iter().any(|n| n == callee || n == name)
-    }
+    /// Read generated and minified files too (skipped by default).
+    #[serde(default)]
+    pub include_generated: bool,
 }
 
 /// A configuration and where it came from.
@@ -102,7 +86,7 @@ fn unknown_id(ids: &[String], key: &str, file: &str) -> Result<(), String> {
 }
 
 /// One gitignore-style glob, relative to `base`.
-fn matcher(base: &Path, globs: &[&str], key: &str, file: &str) -> Result<Gitignore, String> {
+pub fn matcher(base: &Path, globs: &[&str], key: &str, file: &str) -> Result<Gitignore, String> {
     let mut b = GitignoreBuilder::new(base);
     for g in globs {
         b.add_line(None, g).map_err(|e| format!("{file}: key `{key}`: bad glob `{g}`: {e}"))?;
@@ -116,34 +100,17 @@ impl Loaded {
         self.file.as_deref().map(shown).unwrap_or_else(|| "configuration".into())
     }
 
-    /// Checks the ids and globs, and sets what the configuration decides on the
-    /// scan's options; the command line's choices are applied after this.
-    pub fn apply(&self, opts: &mut ScanOptions) -> Result<(), String> {
+    /// Checks that every id the configuration names is a check or pattern.
+    pub fn check_ids(&self) -> Result<(), String> {
         let c = &self.config;
         let name = self.name();
         if let Some(select) = &c.select {
             unknown_id(select, "select", &name)?;
         }
         unknown_id(&c.ignore, "ignore", &name)?;
-        opts.checks.retain(|k| {
-            let named = |ids: &[String]| ids.iter().any(|id| k.is_named(id));
-            c.select.as_deref().is_none_or(named) && !named(&c.ignore)
-        });
-        if let Some(max) = c.max_file_size {
-            opts.max_file_size = max;
-        }
-        let base = self.base();
-        if !c.exclude.is_empty() {
-            let globs: Vec<&str> = c.exclude.iter().map(String::as_str).collect();
-            opts.exclude = Some(matcher(&base, &globs, "exclude", &name)?);
-        }
         for (glob, ids) in &c.per_file_ignores {
             unknown_id(ids, &format!("per-file-ignores.\"{glob}\""), &name)?;
-            let m = matcher(&base, &[glob], "per-file-ignores", &name)?;
-            opts.per_file_ignores.push((m, FileIgnore { glob: glob.clone(), ids: ids.clone() }));
         }
-        opts.knowledge = self.knowledge();
-        opts.config_name = self.file.as_ref().map(|_| name);
         Ok(())
     }
 }
@@ -151,7 +118,7 @@ impl Loaded {
 /// Reads the configuration named on the command line.
 pub fn load_file(path: &Path) -> Result<Loaded, String> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read config `{}`: {}", path.display(), crate::discover::plain_io(&e)))?;
+        .map_err(|e| format!("cannot read config `{}`: {}", path.display(), crate::settings::plain_io(&e)))?;
     let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
     let config = if is_pyproject {
         parse_pyproject(path, &text)?
@@ -175,7 +142,7 @@ pub fn discover(start: &Path) -> Result<Loaded, String> {
         let py = dir.join("pyproject.toml");
         if py.is_file() {
             let text = std::fs::read_to_string(&py)
-                .map_err(|e| format!("cannot read `{}`: {}", py.display(), crate::discover::plain_io(&e)))?;
+                .map_err(|e| format!("cannot read `{}`: {}", py.display(), crate::settings::plain_io(&e)))?;
             if let Some(config) = parse_pyproject(&py, &text)? {
                 return Ok(Loaded { config, file: Some(py) });
             }
@@ -233,12 +200,6 @@ fn shown(path: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
     let abs = absolute(path);
     abs.strip_prefix(&cwd).unwrap_or(&abs).display().to_string()
-}
-
-/// The path made absolute against the working directory (not resolving links),
-/// so that globs and scanned paths compare alike.
-pub fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

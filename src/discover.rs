@@ -40,7 +40,7 @@ pub struct Options<'a> {
 /// Whether the configuration excludes this path (or a folder above it).
 fn excluded(exclude: Option<&ignore::gitignore::Gitignore>, path: &Path, is_dir: bool) -> bool {
     let Some(matcher) = exclude else { return false };
-    let abs = crate::config::absolute(path);
+    let abs = crate::settings::absolute(path);
     abs.starts_with(matcher.path()) && matcher.matched_path_or_any_parents(&abs, is_dir).is_ignore()
 }
 
@@ -187,13 +187,7 @@ fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, 
 }
 
 /// An I/O error as a lower-case phrase without the OS error number.
-pub fn plain_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
-}
+pub use crate::settings::plain_io;
 
 /// The path an error of the walker is about, when it names one.
 fn walk_error_path(err: &ignore::Error) -> Option<&Path> {

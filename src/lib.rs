@@ -2,7 +2,8 @@
 //!
 //! The pipeline runs one way: [`discover`] → [`prefilter`] → [`parse`] →
 //! [`lower`] (to the facts of [`model`]) → [`group`] into servers → [`check`]
-//! (with the [`interp`] interpreter) → [`report`]. [`scan`] wires it together.
+//! (with the [`interp`] interpreter) → [`report`]. [`scan`] wires it together:
+//! it reads the [`config`] and hands the stages plain [`settings`].
 
 pub mod catalog;
 pub mod check;
@@ -17,6 +18,7 @@ pub mod prefilter;
 pub mod program;
 pub mod report;
 pub mod scan;
+pub mod settings;
 pub mod stage;
 pub mod suppress;
 pub mod value;

@@ -111,7 +111,7 @@ fn options(args: &ScanArgs) -> Result<ScanOptions, String> {
         config::discover(args.paths.first().map(PathBuf::as_path).unwrap_or(Path::new(".")))?
     };
     let mut opts = ScanOptions::new(args.paths.clone());
-    loaded.apply(&mut opts)?;
+    opts.configure(&loaded)?;
     for (flag, ids) in [("--select", &args.select), ("--ignore", &args.ignore)] {
         if let Some(id) = ids.iter().find(|id| !CHECKS.iter().any(|c| c.is_named(id))) {
             return Err(format!("{flag}: unknown check or pattern `{id}` (see `mcp-conform checks`)"));

@@ -6,8 +6,8 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
-use crate::config::Knowledge;
 use crate::model::{Expr, FileFacts, FnId, Function, Language, Stmt};
+use crate::settings::Knowledge;
 use rustc_hash::FxHashMap as HashMap;
 
 pub struct Program<'a> {

@@ -1,13 +1,14 @@
 //! The pipeline, one direction: discover, prefilter, parse, lower, group, check, report.
 
 use crate::check::{CHECKS, CheckDef, Finding, ServerView, Verdict, VerdictKind};
-use crate::config::Knowledge;
+use crate::config::Loaded;
 use crate::discover::{self, Candidate, Skipped};
 use crate::interp::Program;
 use crate::model::{FileFacts, Span};
 use crate::report::{
     CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, SuppressionReport, Tool,
 };
+use crate::settings::Knowledge;
 use crate::suppress::{FileIgnore, Suppressor};
 use crate::{group, lower, parse, prefilter};
 use ignore::gitignore::Gitignore;
@@ -35,6 +36,8 @@ pub struct ScanOptions {
     pub timings: bool,
     /// Time for judging one server; past it the server's unfinished checks skip.
     pub analysis_budget: Duration,
+    /// Read generated and minified files too (the configuration's `include-generated`).
+    pub include_generated: bool,
 }
 
 impl ScanOptions {
@@ -50,12 +53,41 @@ impl ScanOptions {
             config_name: None,
             timings: false,
             analysis_budget: Duration::from_secs(1),
+            include_generated: false,
         }
+    }
+
+    /// Sets what a configuration decides (after checking its ids and globs); the
+    /// command line's choices are applied after this.
+    pub fn configure(&mut self, loaded: &Loaded) -> Result<(), String> {
+        loaded.check_ids()?;
+        let c = &loaded.config;
+        let name = loaded.name();
+        self.checks.retain(|k| {
+            let named = |ids: &[String]| ids.iter().any(|id| k.is_named(id));
+            c.select.as_deref().is_none_or(named) && !named(&c.ignore)
+        });
+        if let Some(max) = c.max_file_size {
+            self.max_file_size = max;
+        }
+        let base = loaded.base();
+        if !c.exclude.is_empty() {
+            let globs: Vec<&str> = c.exclude.iter().map(String::as_str).collect();
+            self.exclude = Some(crate::config::matcher(&base, &globs, "exclude", &name)?);
+        }
+        for (glob, ids) in &c.per_file_ignores {
+            let m = crate::config::matcher(&base, &[glob], "per-file-ignores", &name)?;
+            self.per_file_ignores.push((m, FileIgnore { glob: glob.clone(), ids: ids.clone() }));
+        }
+        self.include_generated = c.include_generated;
+        self.knowledge = loaded.knowledge();
+        self.config_name = loaded.file.as_ref().map(|_| name);
+        Ok(())
     }
 
     /// The per-file ignores that match a file.
     fn ignores_for(&self, path: &Path) -> Vec<FileIgnore> {
-        let abs = crate::config::absolute(path);
+        let abs = crate::settings::absolute(path);
         self.per_file_ignores
             .iter()
             .filter(|(m, _)| {
@@ -316,6 +348,11 @@ fn analyse(
     };
     if !wanted && !strong(src, &opts.knowledge) {
         return FileResult::Deferred;
+    }
+    if !opts.include_generated
+        && let Some(reason) = prefilter::machine_made(src)
+    {
+        return FileResult::Skipped(reason);
     }
     if std::str::from_utf8(src).is_err() {
         return FileResult::Skipped("not valid UTF-8".into());

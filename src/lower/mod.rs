@@ -11,8 +11,8 @@ pub mod php;
 pub mod python;
 pub mod rust;
 
-use crate::config::Knowledge;
 use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
+use crate::settings::Knowledge;
 use tree_sitter::Node;
 
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
