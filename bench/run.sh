@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # The benchmark: builds the release binary, generates the trees (outside the
 # repository), and times mcp-conform against ripgrep. Usage:
-#   bench/run.sh [SIZE...]     (default sizes: 10000 50000 200000)
+#   bench/run.sh [SIZE...]          (default sizes: 10000 50000 200000)
+#   bench/run.sh --folder DIR...    (any folders, such as exported repositories)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sizes=("${@:-10000 50000 200000}")
+folders=()
+if [ "${1:-}" = "--folder" ]; then
+  shift
+  folders=("$@")
+  [ ${#folders[@]} -gt 0 ] || { echo "usage: bench/run.sh --folder DIR..." >&2; exit 2; }
+fi
+sizes=("$@")
 [ $# -eq 0 ] && sizes=(10000 50000 200000)
 
 if ! command -v rg >/dev/null 2>&1; then
@@ -17,11 +24,14 @@ if ! command -v rg >/dev/null 2>&1; then
 fi
 
 cargo build --release --quiet
+if [ ${#folders[@]} -gt 0 ]; then
+  exec python3 bench/bench.py "${folders[@]}"
+fi
 work="${BENCH_DIR:-${TMPDIR:-/tmp}/mcp-conform-bench}"
 mkdir -p "$work"
 trees=()
 for n in "${sizes[@]}"; do
-  dir="$work/typical-$n"
+  dir="$work/typical-weak-$n"
   [ -d "$dir" ] || python3 bench/generate.py --kind typical --files "$n" --seed 7 --out "$dir" >&2
   trees+=("typical=$dir")
 done
@@ -30,14 +40,3 @@ mcp="$work/all-mcp-2000"
 trees+=("all-mcp=$mcp")
 
 python3 bench/bench.py "${trees[@]}"
-
-# The pre-commit case: one file named on the command line.
-python3 - <<'PY'
-import statistics, subprocess, time
-times = []
-for _ in range(20):
-    t = time.perf_counter()
-    subprocess.run(["target/release/mcp-conform", "fixtures/python/correct_stdio/server.py"], stdout=subprocess.DEVNULL)
-    times.append(time.perf_counter() - t)
-print(f"single file (pre-commit case): median {statistics.median(times) * 1000:.1f} ms over 20 runs")
-PY

@@ -11,14 +11,13 @@
 use aho_corasick::AhoCorasick;
 use std::sync::OnceLock;
 
-/// Markers of MCP dispatch, its envelope and its SDKs, in the spellings code uses
-/// (matched case-sensitively, which keeps the search vectorised).
-pub const STRONG: &[&str] = &[
-    "jsonrpc",
-    "JSONRPC",
-    "JsonRpc",
-    "jsonRpc",
-    "json_rpc",
+/// The JSON-RPC envelope, in the spellings code uses (matched case-sensitively,
+/// which keeps the search vectorised). Language servers and other JSON-RPC code
+/// hold it too.
+pub const ENVELOPE: &[&str] = &["jsonrpc", "JSONRPC", "JsonRpc", "jsonRpc", "json_rpc"];
+
+/// MCP's own vocabulary: its method names, `protocolVersion`, its SDKs' names.
+pub const VOCABULARY: &[&str] = &[
     "tools/list",
     "tools/call",
     "notifications/",
@@ -38,6 +37,11 @@ pub const STRONG: &[&str] = &[
     "Mcp\\",
     "WP\\MCP",
 ];
+
+/// Strong evidence is the envelope or the vocabulary.
+pub fn strong_markers() -> impl Iterator<Item = &'static str> {
+    ENVELOPE.iter().chain(VOCABULARY).copied()
+}
 
 /// Markers many files hold for other reasons.
 pub const WEAK: &[&str] = &["mcp", "Mcp", "MCP", "stdin", "Stdin", "STDIN", "initialize", "Initialize"];
@@ -59,7 +63,7 @@ enum Markers {
 fn markers() -> &'static Markers {
     static SEARCHER: OnceLock<Markers> = OnceLock::new();
     SEARCHER.get_or_init(|| {
-        let all: Vec<&str> = STRONG.iter().chain(WEAK).copied().collect();
+        let all: Vec<&str> = strong_markers().chain(WEAK.iter().copied()).collect();
         let mut packed = aho_corasick::packed::Config::new().builder();
         match packed.extend(&all).build() {
             Some(searcher) => Markers::Packed(searcher),
@@ -74,7 +78,7 @@ fn markers() -> &'static Markers {
 pub fn evidence(src: &[u8]) -> Evidence {
     let mut found = Evidence::None;
     let mut note = |pattern: usize| {
-        if pattern < STRONG.len() {
+        if pattern < ENVELOPE.len() + VOCABULARY.len() {
             found = Evidence::Strong;
             return true;
         }
@@ -132,6 +136,17 @@ pub fn machine_made(src: &[u8]) -> Option<String> {
     None
 }
 
+/// Whether the text holds MCP's own vocabulary (not only the JSON-RPC envelope):
+/// without it in some file, no dispatch can be an MCP server.
+pub fn speaks_mcp(src: &[u8]) -> bool {
+    static SEARCHER: OnceLock<AhoCorasick> = OnceLock::new();
+    SEARCHER
+        .get_or_init(|| {
+            AhoCorasick::new(VOCABULARY).expect("the vocabulary automaton is built from constant strings")
+        })
+        .is_match(src)
+}
+
 /// True when the file holds any marker (strong or weak).
 pub fn worth_parsing(src: &[u8]) -> bool {
     evidence(src) != Evidence::None
@@ -139,7 +154,14 @@ pub fn worth_parsing(src: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Evidence, evidence, machine_made};
+    use super::{Evidence, evidence, machine_made, speaks_mcp};
+
+    #[test]
+    fn the_envelope_alone_is_not_mcp() {
+        assert!(!speaks_mcp(b"{\"jsonrpc\": \"2.0\", \"method\": \"textDocument/didOpen\"}"));
+        assert!(speaks_mcp(b"case \"tools/list\":"));
+        assert!(speaks_mcp(b"result = {\"protocolVersion\": V}"));
+    }
 
     #[test]
     fn machine_made_files_are_told_apart() {

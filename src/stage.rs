@@ -5,7 +5,8 @@
 //! inside the other, as name resolution sees them) or is imported by a strong file,
 //! and it holds, as a whole word, a name a parsed file defines (a transport that
 //! calls the dispatcher) or calls without defining it (a helper that sends replies).
-//! A tree with no strong file parses nothing more.
+//! A tree with no strong file, or whose strong files hold only the JSON-RPC
+//! envelope and none of MCP's vocabulary, parses nothing more.
 
 use crate::discover::Candidate;
 use crate::model::{Expr, FileFacts, Language, walk_block};
@@ -109,6 +110,17 @@ pub fn wanted(
     read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
+        return Vec::new();
+    }
+    // Without MCP's vocabulary (a method name, `protocolVersion`, an SDK) in some
+    // parsed file, no dispatch can be an MCP server, and deferred files cannot
+    // bring it: they hold no strong marker. A language server's files stay unread.
+    let vocabulary = |f: &&FileFacts| {
+        !f.sdk_imports.is_empty()
+            || f.sdk_library.is_some()
+            || crate::prefilter::speaks_mcp(f.source.as_bytes())
+    };
+    if !parsed.iter().any(vocabulary) {
         return Vec::new();
     }
     let names = needed_names(parsed);
