@@ -101,9 +101,11 @@ impl ScanOptions {
 enum FileResult {
     Facts(Box<FileFacts>),
     Skipped(String),
-    /// Not parsed (yet): the file holds only weak evidence or none, and is parsed
-    /// later only if a strong file needs a name it may define.
-    Deferred,
+    /// Not parsed (yet): the file holds only weak evidence (`weak`) or none, and is
+    /// parsed later only if a strong file needs a name it may define.
+    Deferred {
+        weak: bool,
+    },
 }
 
 /// The folder report paths are relative to: the one folder scanned, else the working directory.
@@ -167,7 +169,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
         for (i, r) in more {
             results[i] = match r {
                 // Read again, it no longer holds what it did: leave it.
-                FileResult::Deferred => FileResult::Skipped("changed while being scanned".into()),
+                FileResult::Deferred { .. } => FileResult::Skipped("changed while being scanned".into()),
                 other => other,
             };
         }
@@ -197,8 +199,15 @@ fn results_facts(results: &[FileResult]) -> Vec<&FileFacts> {
         .collect()
 }
 
-fn deferred(results: &[FileResult]) -> Vec<usize> {
-    results.iter().enumerate().filter(|(_, r)| matches!(r, FileResult::Deferred)).map(|(i, _)| i).collect()
+fn deferred(results: &[FileResult]) -> Vec<crate::stage::Deferred> {
+    results
+        .iter()
+        .enumerate()
+        .filter_map(|(index, r)| match r {
+            FileResult::Deferred { weak } => Some(crate::stage::Deferred { index, weak: *weak }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Judges source held in memory as if it were one file named `path` (for fuzzing
@@ -210,9 +219,7 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
     let grammar = parse::Grammar::of(language, Path::new(path));
     // One file alone: weak evidence is enough to parse it.
     let result = match analyse(0, language, grammar, path, bytes, &opts, false) {
-        FileResult::Deferred if prefilter::worth_parsing(bytes) => {
-            analyse(0, language, grammar, path, bytes, &opts, true)
-        }
+        FileResult::Deferred { weak: true } => analyse(0, language, grammar, path, bytes, &opts, true),
         other => other,
     };
     Some(report(vec![path.to_string()], vec![result], Vec::new(), &opts, &[], started))
@@ -239,7 +246,7 @@ fn report(
                 facts.push(*f);
             }
             FileResult::Skipped(reason) => skipped.push(Skipped { display: display.clone(), reason }),
-            FileResult::Deferred => {}
+            FileResult::Deferred { .. } => {}
         }
     }
     let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
@@ -346,8 +353,11 @@ fn analyse(
         Ok(t) => t,
         Err(reason) => return FileResult::Skipped(reason),
     };
-    if !wanted && !strong(src, &opts.knowledge) {
-        return FileResult::Deferred;
+    if !wanted {
+        match file_evidence(src, &opts.knowledge) {
+            prefilter::Evidence::Strong => {}
+            other => return FileResult::Deferred { weak: other == prefilter::Evidence::Weak },
+        }
     }
     if !opts.include_generated
         && let Some(reason) = prefilter::machine_made(src)
@@ -369,15 +379,16 @@ fn analyse(
     }
 }
 
-/// Whether a file's text is strong evidence: a marker of MCP dispatch or an SDK, or
-/// an SDK module the configuration names.
-fn strong(src: &[u8], knowledge: &Knowledge) -> bool {
+/// How much a file's text says it can matter: strong evidence is a marker of MCP
+/// dispatch or an SDK, or an SDK module the configuration names.
+fn file_evidence(src: &[u8], knowledge: &Knowledge) -> prefilter::Evidence {
     match prefilter::evidence(src) {
-        prefilter::Evidence::Strong => true,
-        prefilter::Evidence::Weak => {
-            knowledge.sdk_imports.iter().any(|m| memchr::memmem::find(src, m.as_bytes()).is_some())
+        prefilter::Evidence::Weak
+            if knowledge.sdk_imports.iter().any(|m| memchr::memmem::find(src, m.as_bytes()).is_some()) =>
+        {
+            prefilter::Evidence::Strong
         }
-        prefilter::Evidence::None => false,
+        other => other,
     }
 }
 

@@ -94,11 +94,12 @@ fn dir_of(path: &str) -> &str {
     path.rfind('/').map(|i| &path[..i]).unwrap_or("")
 }
 
-/// `inner` is `outer` or inside it.
-fn inside(outer: &str, inner: &str) -> bool {
-    outer.is_empty()
-        || inner == outer
-        || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+/// A file not parsed yet: its index into the candidates, and whether it holds a
+/// weak marker (`mcp`, `stdin`, `initialize`).
+#[derive(Debug, Clone, Copy)]
+pub struct Deferred {
+    pub index: usize,
+    pub weak: bool,
 }
 
 /// The deferred files to parse now, by index into `files`. `read` gives a file's
@@ -106,7 +107,7 @@ fn inside(outer: &str, inner: &str) -> bool {
 pub fn wanted(
     files: &[Candidate],
     parsed: &[&FileFacts],
-    deferred: &[usize],
+    deferred: &[Deferred],
     read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
@@ -127,14 +128,31 @@ pub fn wanted(
     if names.is_empty() {
         return Vec::new();
     }
-    let dirs: Vec<(Language, &str)> = parsed.iter().map(|f| (family(f.language), dir_of(&f.path))).collect();
-    let hints: Vec<&str> = parsed.iter().flat_map(|f| f.imports.iter().map(String::as_str)).collect();
+    // Set lookups, not comparisons with every parsed file: a candidate is near when
+    // its folder holds a parsed file's folder or sits inside one, or when a parsed
+    // file imports it (its path, or its folder's, ends with an import hint).
+    let mut parsed_dirs: HashSet<(Language, &str)> = HashSet::default();
+    let mut holding: HashSet<(Language, &str)> = HashSet::default();
+    for f in parsed {
+        let family = family(f.language);
+        let mut dir = dir_of(&f.path);
+        parsed_dirs.insert((family, dir));
+        loop {
+            holding.insert((family, dir));
+            if dir.is_empty() {
+                break;
+            }
+            dir = dir_of(dir);
+        }
+    }
+    let hints: HashSet<&str> = parsed.iter().flat_map(|f| f.imports.iter().map(String::as_str)).collect();
     let near = |c: &Candidate| {
         let dir = dir_of(&c.display);
         let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);
         let family = family(c.language);
-        dirs.iter().any(|(l, d)| *l == family && (inside(d, dir) || inside(dir, d)))
-            || hints.iter().any(|h| ends_with_segments(stem, h) || ends_with_segments(dir, h))
+        holding.contains(&(family, dir))
+            || ancestors(dir).any(|d| parsed_dirs.contains(&(family, d)))
+            || suffixes(stem).chain(suffixes(dir)).any(|s| hints.contains(s))
     };
     let Ok(searcher) = AhoCorasick::new(&names) else { return Vec::new() };
     // A file elsewhere that imports a parsed module (an example app's route, a
@@ -142,19 +160,20 @@ pub fn wanted(
     let modules = module_spellings(parsed);
     let importers = AhoCorasick::new(&modules).ok().filter(|_| !modules.is_empty());
     use rayon::prelude::*;
+    // A file in an unrelated folder is read only when it holds a weak marker (an
+    // app using an MCP package names it), and must name a parsed module first.
     deferred
         .par_iter()
         .copied()
-        .filter(|&i| {
-            let close = near(&files[i]);
-            if !close && importers.is_none() {
-                return false;
-            }
-            read(i).is_some_and(|text| {
-                holds_word(&searcher, &text)
-                    && (close || importers.as_ref().is_some_and(|m| holds_word(m, &text)))
+        .filter(|d| near(&files[d.index]) || (d.weak && importers.is_some()))
+        .filter(|d| {
+            read(d.index).is_some_and(|text| {
+                let close = near(&files[d.index]);
+                (close || importers.as_ref().is_some_and(|m| holds_word(m, &text)))
+                    && holds_word(&searcher, &text)
             })
         })
+        .map(|d| d.index)
         .collect()
 }
 
@@ -200,12 +219,21 @@ fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
     out
 }
 
-/// `path` is `hint` or ends with `/hint`.
-fn ends_with_segments(path: &str, hint: &str) -> bool {
-    path == hint
-        || (path.len() > hint.len()
-            && path.ends_with(hint)
-            && path.as_bytes()[path.len() - hint.len() - 1] == b'/')
+/// A folder and the folders above it, up to the root (`""`).
+fn ancestors(dir: &str) -> impl Iterator<Item = &str> {
+    let mut next = Some(dir);
+    std::iter::from_fn(move || {
+        let d = next?;
+        next = (!d.is_empty()).then(|| dir_of(d));
+        Some(d)
+    })
+}
+
+/// A path and its tails at segment boundaries: `a/b/c`, `b/c`, `c`.
+fn suffixes(path: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(path)
+        .chain(path.match_indices('/').map(move |(i, _)| &path[i + 1..]))
+        .filter(|s| !s.is_empty())
 }
 
 /// Whether the text holds one of the names as a whole word.
@@ -218,14 +246,26 @@ fn holds_word(searcher: &AhoCorasick, text: &[u8]) -> bool {
     })
 }
 
-/// Names the parsed files define (functions, classes) or call without defining.
+/// Names the strong files define (functions, classes: what a transport calls) and
+/// names any parsed file calls without a parsed file defining them (helpers). A
+/// file parsed for a name adds what it calls, not what it defines: its own
+/// definitions are needed by no one yet, and following them would pull in every
+/// file that happens to share a name.
 fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
     let mut defined: HashSet<&str> = HashSet::default();
+    let mut wanted_defined: HashSet<&str> = HashSet::default();
     for f in parsed {
+        let strong = crate::prefilter::evidence(f.source.as_bytes()) == crate::prefilter::Evidence::Strong;
         for function in &f.functions {
             defined.insert(function.name.as_str());
+            if strong {
+                wanted_defined.insert(function.name.as_str());
+            }
             if let Some(owner) = &function.owner {
                 defined.insert(owner.as_str());
+                if strong {
+                    wanted_defined.insert(owner.as_str());
+                }
             }
         }
     }
@@ -244,7 +284,7 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
             });
         }
     }
-    names.extend(defined.iter().map(|n| n.to_string()));
+    names.extend(wanted_defined.iter().map(|n| n.to_string()));
     let mut names: Vec<String> = names
         .into_iter()
         .filter(|n| {
