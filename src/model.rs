@@ -64,7 +64,7 @@ pub enum Stmt {
     /// `xs.append(v)`, `xs.push(v)`, `$xs[] = $v`: adds an item to the list a name holds.
     Push { target: String, value: Expr, span: Span },
     /// `table[key] = value` with a computed key: a write into a map (`s.handlers[name] = h`).
-    Store { table: String, key: Expr, value: Expr, span: Span },
+    Store { table: String, key: Box<Expr>, value: Box<Expr>, span: Span },
     /// The value of a block used as an expression (Rust tail expressions).
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
@@ -564,8 +564,8 @@ pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
             | Stmt::Yield(e)
             | Stmt::Destructure { value: e, .. }
             | Stmt::Push { value: e, .. }
-            | Stmt::Store { value: e, .. }
             | Stmt::Return { value: Some(e), .. } => e.walk(f),
+            Stmt::Store { value, .. } => value.walk(f),
             Stmt::Return { value: None, .. } | Stmt::LeaveLoop | Stmt::SetInitialized { .. } => {}
         }
     }

@@ -24,6 +24,11 @@ pub struct Program<'a> {
     /// JSON member names of struct fields (serde renames, Go tags), where every
     /// struct that names the field agrees.
     json_names: HashMap<&'a str, &'a str>,
+    /// The files that name each struct field, in file order, with the member name
+    /// the file gives it first.
+    json_by_field: HashMap<&'a str, Vec<(&'a FileFacts, &'a str)>>,
+    /// Classes by name, in file order.
+    classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
 }
 
 struct Registered {
@@ -161,8 +166,23 @@ impl<'a> Program<'a> {
             }
         }
         json_names.retain(|f, _| !ambiguous.contains_key(f));
+        let mut json_by_field: HashMap<&str, Vec<(&FileFacts, &str)>> = HashMap::default();
+        let mut classes: HashMap<&str, Vec<(&FileFacts, &crate::model::ClassDef)>> = HashMap::default();
+        for file in files {
+            for (field, member) in &file.json_names {
+                let entries = json_by_field.entry(field.as_str()).or_default();
+                if !entries.last().is_some_and(|(f, _)| std::ptr::eq(*f, file)) {
+                    entries.push((file, member.as_str()));
+                }
+            }
+            for class in &file.classes {
+                classes.entry(class.name.as_str()).or_default().push((file, class));
+            }
+        }
         let mut prog = Program {
             json_names,
+            json_by_field,
+            classes,
             files,
             file_index,
             functions,
@@ -250,14 +270,13 @@ impl<'a> Program<'a> {
         let here = self.file_of(from);
         let mut best: Option<(usize, &crate::model::ClassDef)> = None;
         let mut fallback = None;
-        for file in self.files.iter().filter(|f| family(f.language) == family(here.language)) {
-            for class in file.classes.iter().filter(|c| c.name == name) {
-                match closeness(&here.path, &file.path).or_else(|| imported(here, &file.path).then_some(0)) {
-                    Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, class)),
-                    Some(_) => {}
-                    None => {
-                        fallback.get_or_insert(class);
-                    }
+        let defined = self.classes.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        for &(file, class) in defined.iter().filter(|(f, _)| family(f.language) == family(here.language)) {
+            match closeness(&here.path, &file.path).or_else(|| imported(here, &file.path).then_some(0)) {
+                Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, class)),
+                Some(_) => {}
+                None => {
+                    fallback.get_or_insert(class);
                 }
             }
         }
@@ -295,14 +314,12 @@ impl<'a> Program<'a> {
         if let Some((_, member)) = here.json_names.iter().find(|(f, _)| f == field) {
             return Some(member.as_str());
         }
-        let near = self
-            .files
+        let naming = self.json_by_field.get(field)?;
+        if let Some((_, member)) = naming
             .iter()
-            .filter(|f| f.language == here.language && closeness(&here.path, &f.path).is_some());
-        for file in near {
-            if let Some((_, member)) = file.json_names.iter().find(|(f, _)| f == field) {
-                return Some(member.as_str());
-            }
+            .find(|(f, _)| f.language == here.language && closeness(&here.path, &f.path).is_some())
+        {
+            return Some(member);
         }
         self.json_names.get(field).copied()
     }

@@ -449,7 +449,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vec![s]
             }
             Stmt::Store { table, key, value, span } => self
-                .eval_all(st, &[key, value])
+                .eval_all(st, &[&**key, &**value])
                 .into_iter()
                 .map(|(mut s, vals)| {
                     // A key the path knows writes that member; another leaves the map as it was.

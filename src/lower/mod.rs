@@ -391,8 +391,8 @@ pub fn effect(e: Expr, span: Span) -> crate::model::Stmt {
     {
         return crate::model::Stmt::Store {
             table: map.to_string(),
-            key: key.clone(),
-            value: value.clone(),
+            key: Box::new(key.clone()),
+            value: Box::new(value.clone()),
             span,
         };
     }

@@ -242,7 +242,12 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             {
                 // `self.methods[name] = fn`: a map write with a computed key.
                 let key = expr(ctx, key);
-                out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
+                out.push(Stmt::Store {
+                    table: ctx.text(table).to_string(),
+                    key: Box::new(key),
+                    value: Box::new(value),
+                    span,
+                });
             } else {
                 out.push(Stmt::Expr(value));
             }

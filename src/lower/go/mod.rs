@@ -389,7 +389,12 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
                         (t.child_by_field_name("operand"), t.child_by_field_name("index"))
                 {
                     let key = expr(ctx, key, facts);
-                    out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
+                    out.push(Stmt::Store {
+                        table: ctx.text(table).to_string(),
+                        key: Box::new(key),
+                        value: Box::new(value),
+                        span,
+                    });
                     continue;
                 }
                 if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {

@@ -257,7 +257,12 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             {
                 let key = expr(ctx, js, key, facts);
                 let value = expr(ctx, js, right, facts);
-                out.push(Stmt::Store { table: ctx.text(table).to_string(), key, value, span });
+                out.push(Stmt::Store {
+                    table: ctx.text(table).to_string(),
+                    key: Box::new(key),
+                    value: Box::new(value),
+                    span,
+                });
                 return;
             }
         }

@@ -358,7 +358,12 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
             // `$this->handlers[$name] = $handler`: a map write with a computed key.
             let key = expr(ctx, *key, facts);
             let value = expr(ctx, right, facts);
-            out.push(Stmt::Store { table: target_name(ctx, *table), key, value, span });
+            out.push(Stmt::Store {
+                table: target_name(ctx, *table),
+                key: Box::new(key),
+                value: Box::new(value),
+                span,
+            });
             return;
         }
         if left.kind() == "subscript_expression" {
