@@ -736,6 +736,12 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             }
             (ctx.text(func).to_string(), receiver)
         }
+        // `handlers[method](params)`, `make_handler()(msg)`: call whatever the expression yields.
+        "subscript" | "call" | "parenthesized_expression" => {
+            let target = expr(ctx, func);
+            args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
+            return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+        }
         _ => (ctx.text(func).to_string(), None),
     };
     if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
@@ -773,6 +779,36 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             };
             let value = args.swap_remove(0);
             return Expr::IsA { value: Box::new(value), class };
+        }
+        // `getattr(msg, "id")` reads the member as `msg.id` does; with a default,
+        // the default where the member is missing (`getattr(msg, "id", 0)` is 0
+        // for a notification).
+        "getattr" if matches!(args.get(1), Some(Expr::Str(_))) && args.len() <= 3 => {
+            let default = (args.len() == 3).then(|| args.swap_remove(2));
+            let Some(Expr::Str(name)) = args.pop() else { unreachable!() };
+            let object = args.swap_remove(0);
+            // `self`'s own attribute is never the message's field.
+            let own = matches!(&object, Expr::Var(o) if o == "self" || o == "cls");
+            let read = match (message_field(&name).filter(|_| !own), &object) {
+                (Some(f), _) => super::field(Some(object.clone()), f),
+                (None, Expr::Var(o)) if is_identifier(&name) => Expr::Var(format!("{o}.{name}")),
+                _ => return Expr::opaque(vec![object]),
+            };
+            return match default {
+                None | Some(Expr::Null) => read,
+                Some(default) => Expr::If {
+                    cond: Box::new(Expr::HasKey { object: Box::new(object), key: name }),
+                    then: vec![Stmt::Yield(read)],
+                    otherwise: vec![Stmt::Yield(default)],
+                    span,
+                },
+            };
+        }
+        // `hasattr(msg, "id")`: whether the member is there.
+        "hasattr" if args.len() == 2 && matches!(args[1], Expr::Str(_)) => {
+            let Some(Expr::Str(key)) = args.pop() else { unreachable!() };
+            let object = args.swap_remove(0);
+            return Expr::HasKey { object: Box::new(object), key };
         }
         "isinstance" | "len" | "int" | "hasattr" | "getattr" | "type" => {
             return Expr::opaque(args);
@@ -837,4 +873,9 @@ fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
         }
         _ => Expr::opaque(vec![left, right]),
     }
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
