@@ -492,7 +492,7 @@ pub fn is_mcp_method(name: &str) -> bool {
 
 impl Expr {
     /// Visits this expression and every expression inside it, blocks included.
-    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+    pub fn walk<'b>(&'b self, f: &mut impl FnMut(&'b Expr)) {
         f(self);
         match self {
             Expr::Object { entries, .. } => entries.iter().for_each(|(_, v)| v.walk(f)),
@@ -554,8 +554,30 @@ impl Expr {
     }
 }
 
+/// Visits every statement of a block at any depth: the block's own, and those of
+/// the `if`, `match`, loop, `try` and block expressions inside it.
+pub fn walk_statements<'b>(block: &'b Block, f: &mut impl FnMut(&'b Stmt)) {
+    for stmt in block {
+        f(stmt);
+    }
+    walk_block(block, &mut |e| {
+        let inner: Vec<&'b Block> = match e {
+            Expr::If { then, otherwise, .. } => vec![then, otherwise],
+            Expr::Match { arms, .. } => arms.iter().map(|a| &a.body).collect(),
+            Expr::Loop { body } | Expr::Block(body) | Expr::ForEach { body, .. } => vec![body],
+            Expr::Try { body, handler, .. } => vec![body, handler],
+            _ => Vec::new(),
+        };
+        for b in inner {
+            for stmt in b {
+                f(stmt);
+            }
+        }
+    });
+}
+
 /// Visits every expression of a block.
-pub fn walk_block(block: &Block, f: &mut impl FnMut(&Expr)) {
+pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
     for stmt in block {
         match stmt {
             Stmt::Assign { value: e, .. }

@@ -17,7 +17,9 @@ pub struct Program<'a> {
     by_name: HashMap<&'a str, Vec<FnId>>,
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
-    globals: HashMap<&'a str, Vec<(u32, &'a Expr)>>,
+    /// Module-level bindings and tables built in functions: (file, value, whether
+    /// a constructor assigns it).
+    globals: HashMap<&'a str, Vec<(u32, &'a Expr, bool)>>,
     registrations: Vec<Registered>,
     /// What the configuration says about code the scan cannot see.
     pub knowledge: Knowledge,
@@ -27,6 +29,8 @@ pub struct Program<'a> {
     /// The files that name each struct field, in file order, with the member name
     /// the file gives it first.
     json_by_field: HashMap<&'a str, Vec<(&'a FileFacts, &'a str)>>,
+    /// Per function: the members it writes on values it did not create.
+    writes: Vec<Vec<&'a str>>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
 }
@@ -83,25 +87,59 @@ fn dir_of(path: &str) -> &str {
 
 /// Calls `f(key, value)` for every map write with a computed key in a block.
 fn walk_stores(block: &crate::model::Block, f: &mut impl FnMut(&str, &Expr, &Expr)) {
-    for stmt in block {
+    crate::model::walk_statements(block, &mut |stmt| {
         if let Stmt::Store { table, key, value, .. } = stmt {
             f(table, key, value);
         }
-    }
-    crate::model::walk_block(block, &mut |e| {
-        let inner: Option<&Vec<Stmt>> = match e {
-            Expr::If { then, .. } => Some(then),
-            Expr::Block(b) | Expr::Loop { body: b } => Some(b),
-            _ => None,
-        };
-        if let Some(b) = inner {
-            for stmt in b {
-                if let Stmt::Store { table, key, value, .. } = stmt {
-                    f(table, key, value);
-                }
+    });
+}
+
+/// The members a function writes on values it did not create: `ctx.response = r`
+/// where `ctx` is a parameter or a variable of an enclosing function (a closure).
+/// `self`/`this` and the function's own locals are left out.
+fn member_writes(f: &Function) -> Vec<&str> {
+    let mut locals: Vec<&str> = Vec::new();
+    let mut targets: Vec<&str> = Vec::new();
+    crate::model::walk_statements(&f.body, &mut |stmt| match stmt {
+        Stmt::Assign { target, .. } => {
+            if target.contains(['.', '[']) {
+                targets.push(target);
+            } else {
+                locals.push(target);
             }
         }
+        Stmt::Destructure { targets: names, .. } => locals.extend(names.iter().map(String::as_str)),
+        _ => {}
     });
+    targets.retain(|t| {
+        let base = t.split(['.', '[']).next().unwrap_or(t);
+        !matches!(base, "self" | "this" | "$this" | "cls") && !locals.contains(&base)
+    });
+    targets.sort_unstable();
+    targets.dedup();
+    targets
+}
+
+/// The one value a file binds a name to: its only assignment, or the
+/// constructor's where the others are initial values the constructor replaces
+/// (`table = {}` as a class field, then `this.table = {...}` in the constructor).
+/// Several assignments otherwise (a setting changed at run time) have no one value.
+fn one_binding<'x, 'e: 'x>(
+    mut assignments: impl Iterator<Item = &'x (u32, &'e Expr, bool)>,
+) -> Option<&'e Expr> {
+    let (_, first, first_ctor) = assignments.next()?;
+    let mut chosen = first_ctor.then_some(*first);
+    let mut count = 1;
+    for (_, e, ctor) in assignments {
+        count += 1;
+        if *ctor {
+            if chosen.is_some() {
+                return None;
+            }
+            chosen = Some(*e);
+        }
+    }
+    if count == 1 { Some(*first) } else { chosen }
 }
 
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
@@ -117,13 +155,14 @@ impl<'a> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
-        let mut globals: HashMap<&str, Vec<(u32, &Expr)>> = HashMap::default();
+        let mut globals: HashMap<&str, Vec<(u32, &Expr, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
         for file in files {
             for f in &file.functions {
                 let id = functions.len();
                 functions.push((file, f));
                 let module = f.name == "<module>";
+                let constructor = matches!(f.name.as_str(), "constructor" | "__init__" | "__construct");
                 // A vendored SDK's internals are not called by name from the server's code.
                 if !module && file.sdk_library.is_none() {
                     by_name.entry(f.name.as_str()).or_default().push(id);
@@ -134,7 +173,7 @@ impl<'a> Program<'a> {
                     if let Stmt::Assign { target, value, .. } = s
                         && (module || matches!(value, Expr::Object { .. }))
                     {
-                        globals.entry(target.as_str()).or_default().push((f.span.file, value));
+                        globals.entry(target.as_str()).or_default().push((f.span.file, value, constructor));
                     }
                 }
             }
@@ -179,7 +218,9 @@ impl<'a> Program<'a> {
                 classes.entry(class.name.as_str()).or_default().push((file, class));
             }
         }
+        let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let mut prog = Program {
+            writes,
             json_names,
             json_by_field,
             classes,
@@ -288,12 +329,17 @@ impl<'a> Program<'a> {
     pub fn method(&self, class: &str, name: &str, from: FnId) -> Option<FnId> {
         let mut seen = Vec::new();
         let mut queue = vec![class.to_string()];
+        // A class's methods are written in its own language (a Python `Server.__init__`
+        // is never a TypeScript `Server`'s constructor).
+        let language = family(self.file_of(from).language);
         while let Some(c) = queue.pop() {
             if seen.contains(&c) || seen.len() > 16 {
                 continue;
             }
             let owned = self.by_name.get(name).into_iter().flatten().copied().filter(|id| {
-                self.function(*id).owner.as_deref() == Some(c.as_str()) && !self.function(*id).body.is_empty()
+                self.function(*id).owner.as_deref() == Some(c.as_str())
+                    && !self.function(*id).body.is_empty()
+                    && family(self.file_of(*id).language) == language
             });
             if let Some(found) = self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true) {
                 return Some(found);
@@ -346,6 +392,12 @@ impl<'a> Program<'a> {
 
     fn path_of_index(&self, index: u32) -> &str {
         self.file_by_index(index).map(|f| f.path.as_str()).unwrap_or("")
+    }
+
+    /// The members function `id` writes on its parameters or on variables of an
+    /// enclosing function (`ctx.response` in a closure), by their written names.
+    pub fn member_writes(&self, id: FnId) -> &[&'a str] {
+        self.writes.get(id).map(Vec::as_slice).unwrap_or(&[])
     }
 
     pub fn function(&self, id: FnId) -> &'a Function {
@@ -448,12 +500,10 @@ impl<'a> Program<'a> {
     /// The method `name` of class `owner`, if there is one.
     pub fn resolve_owned(&self, name: &str, owner: Option<&str>, from: FnId) -> Option<FnId> {
         let owner = owner?;
-        let owned = self
-            .by_name
-            .get(name)?
-            .iter()
-            .copied()
-            .filter(|id| self.function(*id).owner.as_deref() == Some(owner));
+        let owned = self.by_name.get(name)?.iter().copied().filter(|id| {
+            self.function(*id).owner.as_deref() == Some(owner)
+                && family(self.file_of(*id).language) == family(self.file_of(from).language)
+        });
         self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true)
     }
 
@@ -469,15 +519,13 @@ impl<'a> Program<'a> {
             .or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n)))?;
         // The caller's own file decides when it binds the name (the common case, no scan).
         let file = self.function(from).span.file;
-        let mut own = entries.iter().filter(|(f, _)| *f == file);
-        if let Some((_, first)) = own.next() {
-            return own.next().is_none().then_some(*first);
+        if entries.iter().any(|(f, _, _)| *f == file) {
+            return one_binding(entries.iter().filter(|(f, _, _)| *f == file));
         }
-        let chosen = self.nearest(from, entries.iter().copied(), false)?;
+        let chosen = self.nearest(from, entries.iter().map(|(f, e, _)| (*f, *e)), false)?;
         // A name assigned more than once in its file (a setting changed at run time) has no one value.
-        let here = entries.iter().find(|(_, e)| std::ptr::eq(*e, chosen)).map(|(f, _)| *f);
-        let assignments = entries.iter().filter(|(f, _)| Some(*f) == here).count();
-        (assignments == 1).then_some(chosen)
+        let here = entries.iter().find(|(_, e, _)| std::ptr::eq(*e, chosen)).map(|(f, _, _)| *f)?;
+        one_binding(entries.iter().filter(|(f, _, _)| *f == here))
     }
 
     /// The literal a named constant stands for, as seen from `from`: a module-level

@@ -244,6 +244,13 @@ pub enum Effect {
         span: Span,
     },
     SetInitialized(Span),
+    /// A member a function wrote on one of its parameters (`ctx.response = r` in
+    /// `def on_ping(ctx)`): the caller takes it onto the variable it passed.
+    Wrote {
+        target: String,
+        value: Value,
+        span: Span,
+    },
 }
 
 pub(crate) fn error_code(v: &Value) -> Option<i64> {

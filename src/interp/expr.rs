@@ -630,8 +630,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Named { value, .. } => value.as_ref(),
             other => other,
         }));
+        let hidden = self.hidden_writes(&st, args);
         let mut out = Vec::new();
-        for (s, mut vals) in self.eval_all(st, &exprs) {
+        for (mut s, mut vals) in self.eval_all(st, &exprs) {
+            // What a closure passed to the call writes on the caller's variables is
+            // not carried back: from here on it is unknown.
+            for target in &hidden {
+                super::assign(&mut s.env, target, Value::unknown(), span);
+            }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
             // `obj.method(...)` on an instance: its class's method, with `self` bound.
             if let Some(Value::Instance(class, _, _)) = &recv {
@@ -670,36 +676,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 },
             };
             if let Some(id) = target {
-                let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
-                let site = |v: &Value| {
-                    if anchored { v.with_site(span) } else { v.clone() }
-                };
                 let vals = self.bind(id, vals, &names);
-                let outcomes = self.call_function(id, vals);
-                if outcomes.is_empty() {
-                    // Nothing known yet (a recursive call on its first round): go on with an unknown value.
-                    out.push((s, Value::unknown()));
-                    continue;
-                }
-                for o in outcomes.iter() {
-                    let mut s2 = s.clone();
-                    s2.effects.extend(o.effects.iter().map(|e| match e {
-                        Effect::Emit { value, span: at } => Effect::Emit { value: site(value), span: *at },
-                        other => other.clone(),
-                    }));
-                    s2.id_check = o.id_check.or(s2.id_check);
-                    s2.method_branch = o.method_branch.or(s2.method_branch);
-                    s2.prefix_check = o.prefix_check.or(s2.prefix_check);
-                    s2.saw_message |= o.saw_message;
-                    for &(span, taken) in &o.route {
-                        s2.note_route(span, taken);
-                    }
-                    let value = site(&o.value);
-                    if o.raised {
-                        s2.status = Status::Raised(value.clone());
-                    }
-                    out.push((s2, value));
-                }
+                let renames = self.arg_names(id, args);
+                out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;
             }
             let name = crate::lower::last_segment(callee);
@@ -727,21 +706,103 @@ impl<'p, 'a> Interp<'p, 'a> {
         out
     }
 
+    /// The caller's members a call may write without the caller seeing it: those a
+    /// closure passed to it writes on variables it shares with the caller
+    /// (`runMiddlewares(ctx, () => { ctx.response = r })`). A callee's writes on its
+    /// own parameters come back on its paths (`apply_with`).
+    fn hidden_writes(&mut self, st: &State, args: &[Expr]) -> Vec<String> {
+        let mut out = Vec::new();
+        for arg in args.iter().filter(|a| !matches!(a, Expr::Named { .. })) {
+            let closure = match arg {
+                Expr::FnRef(n) => self.prog.resolve(n, self.here()),
+                Expr::Var(n) => match st.env.get(n.as_str()) {
+                    Some(Value::Func(id)) => Some(*id),
+                    Some(_) => None,
+                    None => self.prog.resolve(n, self.here()),
+                },
+                _ => None,
+            };
+            if let Some(id) = closure {
+                let params = &self.prog.function(id).params;
+                out.extend(
+                    self.prog
+                        .member_writes(id)
+                        .iter()
+                        .filter(|t| !params.iter().any(|p| p == target_base(t)))
+                        .map(|t| t.to_string()),
+                );
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The caller's variables passed for the parameters of `id`: (parameter, variable).
+    fn arg_names(&self, id: FnId, args: &[Expr]) -> Vec<(String, String)> {
+        let params = &self.prog.function(id).params;
+        let plain = |e: &Expr| match e {
+            Expr::Var(v) if !v.contains(['.', '[']) => Some(v.clone()),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        let mut position = 0;
+        for a in args {
+            match a {
+                Expr::Named { name, value } => {
+                    if let Some(v) = plain(value) {
+                        out.push((name.clone(), v));
+                    }
+                }
+                other => {
+                    if let (Some(p), Some(v)) = (params.get(position), plain(other)) {
+                        out.push((p.clone(), v));
+                    }
+                    position += 1;
+                }
+            }
+        }
+        out
+    }
+
     /// Calls a function with bound arguments and carries each outcome back onto the path.
     fn apply(&mut self, s: State, id: FnId, args: Vec<Value>, span: Span) -> Vec<(State, Value)> {
+        self.apply_with(s, id, args, span, &[])
+    }
+
+    /// `apply`, with the caller's variables passed for the callee's parameters: a
+    /// member the callee writes on a parameter is written on the caller's variable.
+    fn apply_with(
+        &mut self,
+        s: State,
+        id: FnId,
+        args: Vec<Value>,
+        span: Span,
+        renames: &[(String, String)],
+    ) -> Vec<(State, Value)> {
         let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
         let site = |v: &Value| if anchored { v.with_site(span) } else { v.clone() };
         let outcomes = self.call_function(id, args);
         if outcomes.is_empty() {
             return vec![(s, Value::unknown())];
         }
+        let callee_params = &self.prog.function(id).params;
+        let caller_params = &self.prog.function(self.here()).params;
         let mut out = Vec::new();
         for o in outcomes.iter() {
             let mut s2 = s.clone();
-            s2.effects.extend(o.effects.iter().map(|e| match e {
-                Effect::Emit { value, span: at } => Effect::Emit { value: site(value), span: *at },
-                other => other.clone(),
-            }));
+            for e in o.effects.iter() {
+                match e {
+                    Effect::Emit { value, span: at } => {
+                        s2.effects.push(Effect::Emit { value: site(value), span: *at })
+                    }
+                    Effect::Wrote { target, value, span: at } => {
+                        let write = (target.as_str(), value, *at);
+                        super::take_write(&mut s2, write, callee_params, renames, caller_params)
+                    }
+                    other => s2.effects.push(other.clone()),
+                }
+            }
             s2.id_check = o.id_check.or(s2.id_check);
             s2.method_branch = o.method_branch.or(s2.method_branch);
             s2.prefix_check = o.prefix_check.or(s2.prefix_check);
@@ -805,19 +866,25 @@ impl<'p, 'a> Interp<'p, 'a> {
             Some(id) => {
                 let mut bound = self.bind(id, args, names);
                 bound.push(this);
-                let mut out = Vec::new();
-                for (s2, _) in self.apply(s, id, bound.clone(), span) {
-                    out.push((s2, Value::unknown()));
-                }
-                // The instance as the constructor left it.
+                let paths: Vec<State> =
+                    self.apply(s, id, bound.clone(), span).into_iter().map(|(s2, _)| s2).collect();
+                // The instance as the constructor left it, on each of its paths.
                 let outcomes = self.call_function(id, bound);
                 let finals: Vec<Value> = outcomes.iter().filter_map(|o| o.this.clone()).collect();
-                let value = match finals.as_slice() {
-                    [one] => one.clone(),
-                    [] => Value::Instance(class.name.as_str().into(), Rc::new(fields), span),
-                    many => many[0].clone(),
-                };
-                out.into_iter().map(|(s2, _)| (s2, value.clone())).collect()
+                match finals.as_slice() {
+                    [] => {
+                        let value = Value::Instance(class.name.as_str().into(), Rc::new(fields), span);
+                        paths.into_iter().map(|s2| (s2, value.clone())).collect()
+                    }
+                    [first, rest @ ..] if rest.iter().all(|f| f == first) => {
+                        paths.into_iter().map(|s2| (s2, first.clone())).collect()
+                    }
+                    // Instances that differ by the constructor's path go with their paths.
+                    many if many.len() == paths.len() => {
+                        paths.into_iter().zip(many.iter().cloned()).collect()
+                    }
+                    _ => paths.into_iter().map(|s2| (s2, Value::unknown())).collect(),
+                }
             }
             None => {
                 let mut position = 0;
@@ -1088,4 +1155,9 @@ fn shallow(v: Value) -> Value {
         }
         _ => v,
     }
+}
+
+/// The variable a member write starts from: `ctx` in `ctx.response`, `a` in `a["b"]`.
+fn target_base(target: &str) -> &str {
+    target.split(['.', '[']).next().unwrap_or(target)
 }

@@ -401,6 +401,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
+                    if writes_parameter(target, &self.prog.function(self.here()).params) {
+                        s.effects.push(Effect::Wrote {
+                            target: target.clone(),
+                            value: v.clone(),
+                            span: *span,
+                        });
+                    }
                     assign(&mut s.env, target, v, *span);
                     s
                 })
@@ -531,6 +538,37 @@ fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span)
         _ => {
             env.insert(target.to_string(), v);
         }
+    }
+}
+
+/// Whether `target` writes a member of one of the function's parameters (`self` aside).
+fn writes_parameter(target: &str, params: &[String]) -> bool {
+    let (base, keys) = split_target(target);
+    !keys.is_empty() && !matches!(base, "self" | "this" | "$this" | "cls") && params.iter().any(|p| p == base)
+}
+
+/// A member write a called function made on one of its parameters, taken onto
+/// the variable the caller passed for it (none when it passed an expression). A
+/// write on a variable that is the caller's own parameter goes on up.
+fn take_write(
+    s: &mut State,
+    write: (&str, &Value, Span),
+    callee_params: &[String],
+    renames: &[(String, String)],
+    caller_params: &[String],
+) {
+    let (target, value, span) = write;
+    let (base, _) = split_target(target);
+    if !callee_params.iter().any(|p| p == base) {
+        return;
+    }
+    let Some((_, var)) = renames.iter().find(|(p, _)| p == base) else { return };
+    let target = format!("{var}{}", &target[base.len()..]);
+    if s.env.contains_key(var.as_str()) {
+        assign(&mut s.env, &target, value.clone(), span);
+    }
+    if caller_params.iter().any(|p| p == var) {
+        s.effects.push(Effect::Wrote { target, value: value.clone(), span });
     }
 }
 
