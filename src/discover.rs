@@ -71,6 +71,10 @@ pub fn is_test_path(display: &str) -> bool {
 pub fn display_path(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel = rel.strip_prefix(".").unwrap_or(rel);
+    // A path outside the root keeps its own form (`/tmp/x/server.ts`, not `//tmp/...`).
+    if rel.has_root() {
+        return rel.to_string_lossy().replace('\\', "/");
+    }
     let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     if parts.is_empty() {
         path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()

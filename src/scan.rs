@@ -174,13 +174,14 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
             };
         }
     }
-    let paths: Vec<String> = found.files.iter().map(|c| c.display.clone()).collect();
     // By file index; empty (no allocation per file) when the configuration has none.
     let per_file: Vec<Vec<FileIgnore>> = if opts.per_file_ignores.is_empty() {
         Vec::new()
     } else {
         found.files.iter().map(|c| opts.ignores_for(&c.path)).collect()
     };
+    // The candidates' names move into the report; their paths are freed before judging.
+    let paths: Vec<String> = found.files.into_iter().map(|c| c.display).collect();
     let mut report = report(paths, results, found.skipped, opts, &per_file, started);
     report.root = root;
     report

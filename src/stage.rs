@@ -154,7 +154,13 @@ pub fn wanted(
             || ancestors(dir).any(|d| parsed_dirs.contains(&(family, d)))
             || suffixes(stem).chain(suffixes(dir)).any(|s| hints.contains(s))
     };
-    let Ok(searcher) = AhoCorasick::new(&names) else { return Vec::new() };
+    let Ok(searcher) = AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .build(&names)
+    else {
+        return Vec::new();
+    };
     // A file elsewhere that imports a parsed module (an example app's route, a
     // command that runs the server) is read for its import spelling.
     let modules = module_spellings(parsed);
@@ -169,7 +175,7 @@ pub fn wanted(
         .filter(|d| {
             read(d.index).is_some_and(|text| {
                 let close = near(&files[d.index]);
-                (close || importers.as_ref().is_some_and(|m| holds_word(m, &text)))
+                (close || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
                     && holds_word(&searcher, &text)
             })
         })
@@ -236,8 +242,21 @@ fn suffixes(path: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Whether the text holds one of the names as a whole word.
+/// Whether the text holds one of the names as a whole word. The names are made
+/// of word characters only, so a match cannot span the non-word character that
+/// starts a whole-word occurrence: leftmost-longest matching finds every one.
 fn holds_word(searcher: &AhoCorasick, text: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    searcher.find_iter(text).any(|m| {
+        let before = m.start().checked_sub(1).map(|i| text[i]);
+        let after = text.get(m.end()).copied();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+/// Whether the text holds one of the module spellings (which may hold `.` or
+/// `/`) as a whole word: every overlapping match is tried.
+fn holds_spelling(searcher: &AhoCorasick, text: &[u8]) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
     searcher.find_overlapping_iter(text).any(|m| {
         let before = m.start().checked_sub(1).map(|i| text[i]);

@@ -491,3 +491,14 @@ fn generated_and_minified_files_are_skipped_unless_configured() {
     let report = scan(&[]);
     assert_eq!(report["servers"][0]["path"], "gen.py", "{report}");
 }
+
+#[test]
+fn a_file_named_by_an_absolute_path_is_reported_by_that_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("server.py");
+    std::fs::copy("fixtures/python/reply_to_everything/server.py", &file).expect("copy");
+    let absolute = file.to_str().expect("UTF-8 temp path");
+    let (report, _) = json_report(&[absolute]);
+    assert_eq!(report["servers"][0]["path"], absolute);
+    assert_eq!(report["servers"][0]["checks"][0]["findings"][0]["path"], absolute);
+}
