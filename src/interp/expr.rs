@@ -119,13 +119,21 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Expr::Eq { left, right, negated } => {
                 let negated = *negated;
-                self.eval_pair(st, left, right, move |this, l, r| {
+                let before = self.touched_method;
+                let verb = std::cell::Cell::new(false);
+                let out = self.eval_pair(st, left, right, |this, l, r| {
+                    verb.set(verb.get() || is_verb_test(l, r));
                     let v = this.equals(l, r);
                     match (v, negated) {
                         (Value::Bool(b), true) => Value::Bool(!b),
                         (v, _) => v,
                     }
-                })
+                });
+                // `req.method !== "POST"` tests the HTTP verb: no decision on the message.
+                if verb.get() {
+                    self.touched_method = before;
+                }
+                out
             }
             Expr::Compare { op, left, right } => {
                 let op = *op;
@@ -1160,4 +1168,9 @@ fn shallow(v: Value) -> Value {
 /// The variable a member write starts from: `ctx` in `ctx.response`, `a` in `a["b"]`.
 fn target_base(target: &str) -> &str {
     target.split(['.', '[']).next().unwrap_or(target)
+}
+
+/// Whether a comparison tests the HTTP verb (`request.method == "POST"`).
+fn is_verb_test(l: &Value, r: &Value) -> bool {
+    matches!((l, r), (Value::Method(_), Value::Str(s)) | (Value::Str(s), Value::Method(_)) if HTTP_VERBS.contains(&s.as_str()))
 }

@@ -198,9 +198,17 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
     let Some(name) = d.child_by_field_name("name") else { return };
     let Some(value) = d.child_by_field_name("value") else { return };
     if name.kind() == "object_pattern" {
+        // `const { METHODS } = require("./consts")` binds the names the module
+        // exports, as `import { METHODS } from "./consts"` does: they resolve in
+        // that module, not as a local value.
+        let required = value.kind() == "call_expression"
+            && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "require");
         // `const { id, method } = message` reads the fields by name.
         let source = expr(ctx, js, value, facts);
         for p in children(name) {
+            if required && p.kind() == "shorthand_property_identifier_pattern" {
+                continue;
+            }
             let (key, local) = match p.kind() {
                 "shorthand_property_identifier_pattern" => (ctx.text(p).to_string(), ctx.text(p).to_string()),
                 "pair_pattern" => (
@@ -271,6 +279,20 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
         if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
             note_default_handler(&value, facts);
         }
+        // `module.exports = { METHODS: {...} }`, `exports.VERSION = "..."`: names an
+        // importer binds (`const { METHODS } = require(...)`), defined here.
+        if let ("module.exports", Expr::Object { entries, .. }) = (target.as_str(), &value) {
+            for (name, v) in entries {
+                if exported_literal(name, v) {
+                    out.push(Stmt::Assign { target: name.clone(), value: v.clone(), span });
+                }
+            }
+        }
+        if let Some(name) = target.strip_prefix("module.exports.").or_else(|| target.strip_prefix("exports."))
+            && exported_literal(name, &value)
+        {
+            out.push(Stmt::Assign { target: name.to_string(), value: value.clone(), span });
+        }
         if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
             out.push(Stmt::SetInitialized { span });
         }
@@ -279,6 +301,13 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
     }
     let value = expr(ctx, js, e, facts);
     out.push(super::effect(value, span));
+}
+
+/// An exported name bound to a literal value (a constant or a table of them); a
+/// name re-exported (`{ METHODS }`) is already bound where it is defined.
+fn exported_literal(name: &str, value: &Expr) -> bool {
+    name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && matches!(value, Expr::Str(_) | Expr::Int(_) | Expr::Object { .. } | Expr::Array { .. })
 }
 
 /// What a module exports as its request handler: a function (`export default async
