@@ -256,7 +256,60 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
             refine(st, a, false);
             refine(st, b, false);
         }
+        // `v != "2025-06-18" && v != "2024-11-05"` failing: some `!=` is false, so
+        // `v` is one of the listed values, whichever it was.
+        Expr::And(..) if !holds => {
+            let mut conjuncts = Vec::new();
+            flatten_and(cond, &mut conjuncts);
+            let items: Vec<&Expr> = conjuncts.iter().filter_map(|c| equal_when_false(c)).collect();
+            if items.len() == conjuncts.len()
+                && let Some(first) = items.first()
+                && items.iter().all(|i| same_place(i, first))
+            {
+                mark_checked(st, first);
+            }
+        }
         _ => {}
+    }
+}
+
+fn flatten_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            flatten_and(a, out);
+            flatten_and(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// The value a condition compares with a literal when the condition is false:
+/// `v` in `v != "x"` (false: `v` is `"x"`).
+fn equal_when_false(c: &Expr) -> Option<&Expr> {
+    match c {
+        Expr::Eq { left, right, negated: true } => match (left.as_ref(), right.as_ref()) {
+            (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
+            _ => None,
+        },
+        Expr::Not(inner) => match inner.as_ref() {
+            Expr::Eq { left, right, negated: false } => match (left.as_ref(), right.as_ref()) {
+                (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether two expressions name the same variable or message field.
+fn same_place(a: &Expr, b: &Expr) -> bool {
+    match (a, b) {
+        (Expr::Var(x), Expr::Var(y)) => x == y,
+        (Expr::Field { name: x, object: ox }, Expr::Field { name: y, object: oy }) => {
+            x == y && ox.as_deref().map(|o| format!("{o:?}")) == oy.as_deref().map(|o| format!("{o:?}"))
+        }
+        _ => false,
     }
 }
 

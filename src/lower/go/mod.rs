@@ -381,7 +381,7 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
         }
         (targets, values) if targets.len() == values.len() => {
             for (t, v) in targets.iter().zip(values) {
-                let target = ctx.text(*t).to_string();
+                let target = member_target(ctx, *t);
                 let value = expr(ctx, *v, facts);
                 // `s.handlers[method] = h`, `m[MethodPing] = s.handlePing`: a map write.
                 if t.kind() == "index_expression"
@@ -602,6 +602,19 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 }
 
 /// Go field names as their JSON members: `JSONRPC` -> `jsonrpc`, `ID` -> `id`.
+/// An assignment target as the interpreter names it: `resp.Error = e` writes the
+/// reply's `error` member, as the composite literal `Response{Error: e}` does.
+fn member_target(ctx: &Ctx, t: Node) -> String {
+    if t.kind() == "selector_expression"
+        && let (Some(operand), Some(field)) =
+            (t.child_by_field_name("operand"), t.child_by_field_name("field"))
+        && operand.kind() == "identifier"
+    {
+        return format!("{}.{}", ctx.text(operand), json_key(ctx.text(field)));
+    }
+    ctx.text(t).to_string()
+}
+
 fn json_key(key: &str) -> String {
     let lower = key.to_ascii_lowercase();
     match lower.as_str() {
