@@ -29,6 +29,9 @@ pub struct Skipped {
 pub struct Discovered {
     pub files: Vec<Candidate>,
     pub skipped: Vec<Skipped>,
+    /// Go modules: the folder of each `go.mod` (relative to the root) and the
+    /// module path it declares, by which the module's packages import each other.
+    pub go_modules: Vec<(String, String)>,
 }
 
 pub struct Options<'a> {
@@ -141,6 +144,15 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                 let Some(ft) = entry.file_type() else {
                     return ignore::WalkState::Continue;
                 };
+                if ft.is_file() && entry.file_name() == "go.mod" {
+                    if let Some(module) = go_module_path(entry.path()) {
+                        let folder = display_path(entry.path(), root);
+                        let folder =
+                            folder.strip_suffix("go.mod").unwrap_or("").trim_end_matches('/').to_string();
+                        out.lock().unwrap_or_else(|e| e.into_inner()).go_modules.push((folder, module));
+                    }
+                    return ignore::WalkState::Continue;
+                }
                 if ft.is_dir() || language_of(entry.path()).is_none() {
                     return ignore::WalkState::Continue;
                 }
@@ -165,7 +177,22 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
     d.files.dedup_by(|a, b| a.display == b.display);
     d.skipped.sort();
     d.skipped.dedup();
+    d.go_modules.sort();
+    d.go_modules.dedup();
     Ok(d)
+}
+
+/// The module path a `go.mod` declares (`module github.com/acme/tool`), read from
+/// at most its first 64 KiB.
+fn go_module_path(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path).ok()?.take(64 * 1024).read_to_string(&mut text).ok()?;
+    text.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("module")?;
+        let module = rest.split("//").next()?.trim().trim_matches('"');
+        (!module.is_empty() && rest.starts_with([' ', '\t'])).then(|| module.to_string())
+    })
 }
 
 fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {

@@ -364,6 +364,10 @@ pub struct SdkImport {
     pub span: Span,
 }
 
+/// How a Go file's full import paths are kept among its import hints
+/// (`go:github.com/acme/tool/jsonrpc`); no file path starts with it.
+pub const GO_IMPORT: &str = "go:";
+
 /// Everything lowered from one file.
 #[derive(Debug, Clone)]
 pub struct FileFacts {

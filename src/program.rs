@@ -29,6 +29,9 @@ pub struct Program<'a> {
     /// The files that name each struct field, in file order, with the member name
     /// the file gives it first.
     json_by_field: HashMap<&'a str, Vec<(&'a FileFacts, &'a str)>>,
+    /// Per Go file (by path): the folders of the repository's own packages it
+    /// imports, found through the go.mod module paths.
+    go_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
     /// Classes by name, in file order.
@@ -220,6 +223,7 @@ impl<'a> Program<'a> {
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let mut prog = Program {
+            go_local: HashMap::default(),
             writes,
             json_names,
             json_by_field,
@@ -304,6 +308,46 @@ impl<'a> Program<'a> {
         out
     }
 
+    /// Resolves Go imports of the repository's own packages by its go.mod files:
+    /// `github.com/acme/tool/jsonrpc` in module `github.com/acme/tool` (go.mod in
+    /// folder `f`) is the package in folder `f/jsonrpc`.
+    pub fn with_go_modules(&mut self, modules: &[(String, String)]) {
+        if modules.is_empty() {
+            return;
+        }
+        for file in self.files.iter().filter(|f| f.language == Language::Go) {
+            let local: Vec<String> = file
+                .imports
+                .iter()
+                .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
+                .filter_map(|import| {
+                    modules.iter().find_map(|(folder, module)| {
+                        let rest = import.strip_prefix(module.as_str())?;
+                        let rest = if rest.is_empty() { "" } else { rest.strip_prefix('/')? };
+                        Some(match (folder.is_empty(), rest.is_empty()) {
+                            (true, _) => rest.to_string(),
+                            (false, true) => folder.clone(),
+                            (false, false) => format!("{folder}/{rest}"),
+                        })
+                    })
+                })
+                .collect();
+            if !local.is_empty() {
+                self.go_local.insert(file.path.as_str(), local);
+            }
+        }
+    }
+
+    /// Whether `caller` imports the file at `path`: by an import hint, or as a Go
+    /// package of the repository's own module.
+    fn imports(&self, caller: &FileFacts, path: &str) -> bool {
+        imported(caller, path)
+            || self
+                .go_local
+                .get(caller.path.as_str())
+                .is_some_and(|dirs| dirs.iter().any(|d| d == dir_of(path)))
+    }
+
     /// The class a name refers to from `from`: the nearest definition in the same
     /// language family.
     pub fn class(&self, name: &str, from: FnId) -> Option<&'a crate::model::ClassDef> {
@@ -313,7 +357,7 @@ impl<'a> Program<'a> {
         let mut fallback = None;
         let defined = self.classes.get(name).map(Vec::as_slice).unwrap_or(&[]);
         for &(file, class) in defined.iter().filter(|(f, _)| family(f.language) == family(here.language)) {
-            match closeness(&here.path, &file.path).or_else(|| imported(here, &file.path).then_some(0)) {
+            match closeness(&here.path, &file.path).or_else(|| self.imports(here, &file.path).then_some(0)) {
                 Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, class)),
                 Some(_) => {}
                 None => {
@@ -378,7 +422,7 @@ impl<'a> Program<'a> {
     /// Whether code in `a` can refer to code in `b`: one language family, related folders.
     pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
         family(a.language) == family(b.language)
-            && (closeness(&a.path, &b.path).is_some() || imported(a, &b.path))
+            && (closeness(&a.path, &b.path).is_some() || self.imports(a, &b.path))
     }
 
     pub fn files(&self) -> impl Iterator<Item = &'a FileFacts> {
@@ -421,7 +465,7 @@ impl<'a> Program<'a> {
         let mut fallback = None;
         for (file, item) in candidates {
             let there = self.path_of_index(file);
-            match closeness(here, there).or_else(|| imported(caller, there).then_some(0)) {
+            match closeness(here, there).or_else(|| self.imports(caller, there).then_some(0)) {
                 Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, item)),
                 Some(_) => {}
                 None => {

@@ -182,7 +182,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     };
     // The candidates' names move into the report; their paths are freed before judging.
     let paths: Vec<String> = found.files.into_iter().map(|c| c.display).collect();
-    let mut report = report(paths, results, found.skipped, opts, &per_file, started);
+    let mut report = report(paths, results, found.skipped, &found.go_modules, opts, &per_file, started);
     report.root = root;
     report
 }
@@ -223,7 +223,7 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
         FileResult::Deferred { weak: true } => analyse(0, language, grammar, path, bytes, &opts, true),
         other => other,
     };
-    Some(report(vec![path.to_string()], vec![result], Vec::new(), &opts, &[], started))
+    Some(report(vec![path.to_string()], vec![result], Vec::new(), &[], &opts, &[], started))
 }
 
 /// From the files' results to the report: group, judge, summarise.
@@ -231,6 +231,7 @@ fn report(
     paths: Vec<String>,
     results: Vec<FileResult>,
     mut skipped: Vec<Skipped>,
+    go_modules: &[(String, String)],
     opts: &ScanOptions,
     per_file: &[Vec<FileIgnore>],
     started: Instant,
@@ -261,6 +262,7 @@ fn report(
     let suppressor = Suppressor::new(per_file, inline, opts.config_name.clone());
     let mut prog = Program::new(&facts);
     prog.knowledge = opts.knowledge.clone();
+    prog.with_go_modules(go_modules);
     let servers = group::servers(&prog);
     let judged = |server: &group::Server| {
         let started = Instant::now();

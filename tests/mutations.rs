@@ -24,7 +24,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.expect("entry").path();
         if p.is_dir() {
             sources(&p, out);
-        } else if p.extension().is_some_and(|x| x != "toml") {
+        } else if p.extension().is_some_and(|x| x != "toml" && x != "mod") {
             out.push(p);
         }
     }

@@ -690,6 +690,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             let name = crate::lower::last_segment(callee);
+            // `RpcError(-32601, "...")`, `ErrorObject::new(-32601, ...)` from code the
+            // scan cannot see: an error object with its code. (A constructor of the
+            // scanned code was followed above and builds what it builds.)
+            if (name == "new" || name.starts_with(|c: char| c.is_ascii_uppercase()))
+                && let Some(code) = vals.iter().find_map(|v| match v {
+                    Value::Int(n) if (-32768..=-32000).contains(n) => Some(*n),
+                    _ => None,
+                })
+            {
+                out.push((s, Value::Object(Rc::new(vec![("code".to_string(), Value::Int(code))]))));
+                continue;
+            }
             if let Some(v) = builtin(callee, &vals) {
                 out.push((s, v));
                 continue;

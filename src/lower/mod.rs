@@ -588,16 +588,6 @@ pub fn call(
     if HTTP_RESPONSES.contains(&name.as_str()) {
         return http_response(args, keywords, span);
     }
-    // `RpcError(-32601, "...")`, `ErrorObject::new(-32601, ...)`: an error object with its code.
-    let constructor = name == "new" || name.starts_with(|c: char| c.is_ascii_uppercase());
-    if constructor
-        && let Some(code) = args.iter().find_map(|a| match a {
-            Expr::Int(n) if (-32768..=-32000).contains(n) => Some(*n),
-            _ => None,
-        })
-    {
-        return Expr::Object { entries: vec![("code".to_string(), Expr::Int(code))], span };
-    }
     let mut all_args = args;
     all_args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
     Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }

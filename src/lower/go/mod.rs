@@ -125,6 +125,10 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                         facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(c) });
                     }
                     facts.imports.extend(super::import_hint(Language::Go, &path));
+                    // The full path too: resolved against the repository's go.mod modules.
+                    if !path.is_empty() {
+                        facts.imports.push(format!("{}{path}", crate::model::GO_IMPORT));
+                    }
                 }
                 "import_spec_list" => stack.push(c),
                 _ => {}
