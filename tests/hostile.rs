@@ -133,3 +133,34 @@ fn an_analysis_over_its_time_budget_skips_what_it_could_not_finish() {
         report.servers[0].checks.iter().filter(|c| c.verdict == mcp_conform::check::VerdictKind::Pass);
     assert_eq!(passes.count(), 5);
 }
+
+/// A class whose field default builds the class again: construction ends at the
+/// call depth bound (an unknown value), not in a stack overflow.
+#[test]
+fn a_class_built_by_its_own_field_default_does_not_recurse_forever() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = r#"import * as readline from "node:readline";
+
+class Node {
+  child = new Node();
+}
+
+class Server {
+  tree = new Node();
+  handle(msg: any): unknown {
+    if (msg.method === "initialize") return { jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-06-18" } };
+    if (msg.method === "ping") return { jsonrpc: "2.0", id: msg.id, result: {} };
+    return null;
+  }
+}
+
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const reply = new Server().handle(JSON.parse(line));
+  if (reply !== null) process.stdout.write(JSON.stringify(reply) + "\n");
+});
+"#;
+    std::fs::write(dir.path().join("server.ts"), server).expect("write");
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(report.servers.len(), 1);
+}

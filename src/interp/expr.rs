@@ -850,6 +850,25 @@ impl<'p, 'a> Interp<'p, 'a> {
         names: &[Option<&str>],
         span: Span,
     ) -> Vec<(State, Value)> {
+        // A field whose default builds the class again (or a cycle of classes
+        // doing so) ends at the call depth bound, as calls do: the value is unknown.
+        if self.depth >= super::MAX_CALL_DEPTH {
+            return vec![(s, Value::unknown())];
+        }
+        self.depth += 1;
+        let out = self.construct_inner(s, class, args, names, span);
+        self.depth -= 1;
+        out
+    }
+
+    fn construct_inner(
+        &mut self,
+        s: State,
+        class: &crate::model::ClassDef,
+        args: Vec<Value>,
+        names: &[Option<&str>],
+        span: Span,
+    ) -> Vec<(State, Value)> {
         let mut chain = vec![class];
         while let Some(base) =
             chain.last().and_then(|c| c.bases.first()).and_then(|b| self.prog.class(b, self.here()))
