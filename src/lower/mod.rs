@@ -457,6 +457,26 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
         k == "method" && !matches!(v, Expr::Null) && !matches!(v, Expr::Str(s) if s.is_empty())
     });
     let framed = (has("jsonrpc") || has("id")) && !request;
+    // An AWS Lambda / API Gateway proxy response (`{"statusCode": 200, "body":
+    // json.dumps(reply)}`, also Netlify and Vercel functions): an HTTP answer.
+    if !framed && let Some((_, status)) = entries.iter().find(|(k, _)| k == "statusCode") {
+        let body = entries
+            .iter()
+            .find(|(k, _)| k == "body")
+            .map(|(_, b)| b.clone())
+            .unwrap_or(Expr::Str(String::new()));
+        return match status {
+            Expr::Int(n) if (100..600).contains(n) => {
+                Expr::Http { status: Some(*n as u16), body: Some(Box::new(body)), span }
+            }
+            other => Expr::HttpWith {
+                status: Box::new(other.clone()),
+                body: Box::new(body),
+                null_is_empty: false,
+                span,
+            },
+        };
+    }
     // `Response{Result: result, Error: err}`: one of the two is nil at run time (and
     // dropped by `omitempty`); which one is for the interpreter to tell.
     if framed && given("result") && given("error") {

@@ -340,6 +340,16 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         }
         params.names.push(name);
     }
+    // An AWS Lambda handler (`def lambda_handler(event, context)`, a library's
+    // `handle_request(self, event, context)`): API Gateway or
+    // a function URL brings it HTTP requests, and its dict answer is the response.
+    if name.contains("handle")
+        && params.names.len() == 2
+        && params.names[0] == "event"
+        && params.names[1] == "context"
+    {
+        http_route = true;
+    }
     let body = node.child_by_field_name("body");
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
         block_of(ctx, body, facts, owner)

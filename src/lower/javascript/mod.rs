@@ -363,6 +363,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
         let mut fields = Vec::new();
         for member in children(body) {
             if matches!(member.kind(), "public_field_definition" | "field_definition")
+                && !is_method_field(member)
                 && let Some(k) =
                     member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"))
             {
@@ -387,6 +388,13 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             "public_field_definition" | "field_definition" => {
                 let key =
                     member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"));
+                // `private send = async (msg) => {...}`: a method, called as `this.send(...)`.
+                if is_method_field(member)
+                    && let (Some(k), Some(v)) = (key, member.child_by_field_name("value"))
+                {
+                    function(ctx, js, v, facts, ctx.text(k).to_string(), name.as_deref());
+                    continue;
+                }
                 if let (Some(k), Some(v)) = (key, member.child_by_field_name("value")) {
                     let target = format!("this.{}", ctx.text(k));
                     let value = expr(ctx, js, v, facts);
@@ -396,6 +404,13 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             _ => {}
         }
     }
+}
+
+/// A class field whose value is a function (`handle = async (req) => {...}`).
+fn is_method_field(member: Node) -> bool {
+    member
+        .child_by_field_name("value")
+        .is_some_and(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"))
 }
 
 fn params(ctx: &Ctx, node: Node) -> Vec<String> {
