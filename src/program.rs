@@ -73,6 +73,17 @@ fn imported(caller: &FileFacts, path: &str) -> bool {
     let stem = memchr::memrchr(b'.', path.as_bytes()).map(|i| &path[..i]).unwrap_or(path);
     let dir = dir_of(path);
     caller.imports.iter().any(|hint| {
+        // `@/lib/rpc` (a path alias): `<root>/lib/rpc` where the importer sits in the
+        // project of `<root>` (inside its parent folder, where tsconfig lives).
+        if let Some(rest) = hint.strip_prefix(crate::lower::PATH_ALIAS) {
+            let root = stem.strip_suffix(rest).filter(|r| r.is_empty() || r.ends_with('/'));
+            return root.is_some_and(|r| {
+                let project = dir_of(r.trim_end_matches('/'));
+                project.is_empty()
+                    || (caller.path.starts_with(project)
+                        && caller.path.as_bytes().get(project.len()) == Some(&b'/'))
+            });
+        }
         // `s` is `hint`, or ends with `/hint` (no allocation: this runs per candidate).
         let suffix = |s: &str| {
             s == hint

@@ -145,7 +145,10 @@ pub fn wanted(
             dir = dir_of(dir);
         }
     }
-    let hints: HashSet<&str> = parsed.iter().flat_map(|f| f.imports.iter().map(String::as_str)).collect();
+    let hints: HashSet<&str> = parsed
+        .iter()
+        .flat_map(|f| f.imports.iter().map(|i| i.strip_prefix(crate::lower::PATH_ALIAS).unwrap_or(i)))
+        .collect();
     let near = |c: &Candidate| {
         let dir = dir_of(&c.display);
         let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);

@@ -24,7 +24,11 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.expect("entry").path();
         if p.is_dir() {
             sources(&p, out);
-        } else if p.extension().is_some_and(|x| x != "toml" && x != "mod") {
+        } else if p
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| ["py", "rs", "ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "php"].contains(&x))
+        {
             out.push(p);
         }
     }

@@ -684,20 +684,32 @@ pub fn is_initialized_flag(target: &str) -> bool {
 
 /// A module path as a path hint: `..mcp.transport` -> `mcp/transport`,
 /// `./lib/protocol.js` -> `lib/protocol`, `github.com/o/r/internal/mcp` -> `internal/mcp`.
+/// How an import through a path alias (`@/lib/rpc`) is kept among the hints.
+pub const PATH_ALIAS: &str = "@/";
+
 pub fn import_hint(language: Language, module: &str) -> Option<String> {
     let hint = match language {
         Language::Python => module.trim_start_matches('.').replace('.', "/"),
         Language::TypeScript | Language::JavaScript => {
-            if !module.starts_with('.') {
+            // `@/features/mcp/dispatcher`, `~/lib/rpc`: a path alias for the project's
+            // source root (tsconfig `paths`, as Next.js, Nuxt and Vite set it up): the
+            // rest is a path inside the project, matched as a suffix like a relative one.
+            let (module, aliased) = match module.strip_prefix("@/").or_else(|| module.strip_prefix("~/")) {
+                Some(rest) => (rest, true),
+                None => (module, false),
+            };
+            if !aliased && !module.starts_with('.') {
                 return None;
             }
             let parts: Vec<&str> = module.split('/').filter(|p| !matches!(*p, "." | "..")).collect();
             let joined = parts.join("/");
-            joined
+            let path = joined
                 .rsplit_once('.')
                 .filter(|(_, ext)| matches!(*ext, "js" | "ts" | "mjs" | "cjs"))
                 .map(|(s, _)| s.to_string())
-                .unwrap_or(joined)
+                .unwrap_or(joined);
+            // Kept marked: an aliased path names a file of the importer's own project.
+            if aliased { format!("{PATH_ALIAS}{path}") } else { path }
         }
         Language::Go => {
             let parts: Vec<&str> = module.split('/').collect();
