@@ -57,6 +57,8 @@ pub struct Ctx<'a> {
     /// Names the file binds to its own classes or to imports from outside the web
     /// frameworks (Python): a `Response` among them is the code's own class.
     pub own_names: Vec<String>,
+    /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
+    pub receiver: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -76,6 +78,7 @@ impl<'a> Ctx<'a> {
             request_types: Vec::new(),
             closures: Vec::new(),
             own_names: Vec::new(),
+            receiver: None,
         }
     }
 

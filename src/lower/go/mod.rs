@@ -23,7 +23,13 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                     .child_by_field_name("receiver")
                     .and_then(receiver_type)
                     .map(|t| ctx.text(t).to_string());
+                ctx.receiver = item
+                    .child_by_field_name("receiver")
+                    .and_then(|list| children(list).into_iter().next())
+                    .and_then(|p| p.child_by_field_name("name"))
+                    .map(|n| ctx.text(n).to_string());
                 function(ctx, item, facts, name, owner.as_deref());
+                ctx.receiver = None;
             }
             "import_declaration" => imports(ctx, item, facts),
             "type_declaration" => json_tags(ctx, item, facts),
@@ -363,6 +369,40 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
             }
         }
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        // `select { case ch <- msg: ...; default: ... }`: one of the cases runs, which
+        // one the run decides (a ready channel); each is a path.
+        "select_statement" => {
+            let mut cases: Vec<Block> = Vec::new();
+            for case in children(node) {
+                if !matches!(case.kind(), "communication_case" | "default_case") {
+                    continue;
+                }
+                let mut body = Vec::new();
+                for c in children(case) {
+                    if c.kind() == "statement_list" {
+                        for s in children(c) {
+                            statement(ctx, s, facts, &mut body);
+                        }
+                    } else {
+                        statement(ctx, c, facts, &mut body);
+                    }
+                }
+                cases.push(body);
+            }
+            let mut chosen: Option<Block> = None;
+            for body in cases.into_iter().rev() {
+                chosen = Some(match chosen {
+                    None => body,
+                    Some(rest) => vec![Stmt::Expr(Expr::If {
+                        cond: Box::new(Expr::unknown()),
+                        then: body,
+                        otherwise: rest,
+                        span,
+                    })],
+                });
+            }
+            out.extend(chosen.unwrap_or_default());
+        }
         "expression_case" | "default_case" => {}
         _ => {}
     }
@@ -504,7 +544,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if name == "Method" && ctx.http_requests.iter().any(|r| r == operand_text || r == request) {
                 return Expr::Str("POST".into());
             }
-            if let Some(f) = message_field(&name) {
+            // `s.conf.ProtocolVersion`: the server's own setting, read through a member of
+            // its receiver (a method on the message type, `r.ID`, still reads the message).
+            let own = name == "ProtocolVersion"
+                && ctx
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| operand_text.strip_prefix(r).is_some_and(|rest| rest.starts_with('.')));
+            if let Some(f) = message_field(&name).filter(|_| !own) {
                 let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
                 return field(operand, f);
             }
