@@ -312,6 +312,9 @@ pub enum Pattern {
     },
     /// `(Some(payload), Some(id))`: a tuple matched element by element.
     Tuple(Vec<Pattern>),
+    /// A Go type-switch case (`case string:`, `case int:`): never nil, a string
+    /// only for `string`; what a number decodes as is not known.
+    Type(String),
     /// A pattern this model cannot decide.
     Unknown,
 }

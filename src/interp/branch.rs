@@ -233,6 +233,12 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
             }
             _ => (None, Vec::new()),
         },
+        Pattern::Type(t) => match v {
+            v if v.is_nullish() == Some(true) => (Some(false), Vec::new()),
+            Value::Str(_) | Value::Method(_) => (Some(t == "string"), Vec::new()),
+            Value::Bool(_) => (Some(t == "bool"), Vec::new()),
+            _ => (None, Vec::new()),
+        },
         // Resolved to its value before matching (see `eval_match`); one left is unknown.
         Pattern::Const(_) | Pattern::Unknown => (None, Vec::new()),
     }

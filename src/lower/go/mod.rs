@@ -330,6 +330,8 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
             out.push(Stmt::Return { value, span });
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts))),
+        // `switch val := r.ID.(type) { case nil: ...; case string: ... }`.
+        "type_switch_statement" => out.push(Stmt::Expr(type_switch(ctx, node, facts))),
         "expression_switch_statement" => {
             if let Some(init) = node.child_by_field_name("initializer") {
                 statement(ctx, init, facts, out);
@@ -501,6 +503,41 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
         let body = super::end_at_break(block(ctx, body, facts));
         arms.push(Arm { patterns, guard: None, body, span: ctx.span(case) });
+    }
+    Expr::Match { subject: Box::new(subject), arms, span }
+}
+
+/// A type switch: each case tests what the value is (`nil` is the absent value);
+/// the alias (`val :=`) holds the value in every case.
+fn type_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let span = ctx.span(node);
+    let subject = sub(ctx, node, "value", facts);
+    let alias = node
+        .child_by_field_name("alias")
+        .and_then(|a| children(a).into_iter().next())
+        .map(|a| ctx.text(a).to_string());
+    let mut arms = Vec::new();
+    for case in children(node) {
+        let patterns: Vec<Pattern> = match case.kind() {
+            "type_case" => {
+                let mut cursor = case.walk();
+                case.children_by_field_name("type", &mut cursor)
+                    .map(|t| match ctx.text(t) {
+                        "nil" => Pattern::Variant { name: "None".into(), binding: None },
+                        other => Pattern::Type(other.to_string()),
+                    })
+                    .collect()
+            }
+            "default_case" => vec![Pattern::Any(None)],
+            _ => continue,
+        };
+        let body = children(case).into_iter().find(|c| c.kind() == "statement_list");
+        let mut stmts = Vec::new();
+        if let Some(a) = &alias {
+            stmts.push(Stmt::Assign { target: a.clone(), value: subject.clone(), span });
+        }
+        stmts.extend(super::end_at_break(block(ctx, body, facts)));
+        arms.push(Arm { patterns, guard: None, body: stmts, span: ctx.span(case) });
     }
     Expr::Match { subject: Box::new(subject), arms, span }
 }
