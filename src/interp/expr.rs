@@ -415,6 +415,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return Value::Int(items.len() as i64);
         }
+        // `self.id` in a method of the message's own type (`impl Request { fn
+        // is_notification(&self) }`): the message's field.
+        if let Some((base, rest)) = name.split_once('.')
+            && matches!(st.env.get(base), Some(Value::Message))
+            && let Some(f) = crate::lower::message_field(rest)
+        {
+            let v = self.field(f);
+            self.note_touch(&v);
+            return v;
+        }
         // `self.version`, `reply.result`: a field of an instance or object the path
         // holds; `self.initialize` without such a field is the class's method.
         if let Some((base, rest)) = name.split_once('.')
@@ -684,7 +694,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 },
             };
             if let Some(id) = target {
-                let vals = self.bind(id, vals, &names);
+                let mut vals = self.bind(id, vals, &names);
+                // `request.is_notification()` on the message: the method's `self` is the
+                // message (as an instance's methods get the instance).
+                if let Some(Value::Message) = &recv
+                    && self.prog.function(id).owner.is_some()
+                {
+                    vals.push(Value::Message);
+                }
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;

@@ -328,6 +328,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             env.insert("self".to_string(), this.clone());
             env.insert("this".to_string(), this.clone());
         }
+        // A method of the message's own type, called on the message.
+        if key.1.len() == f.params.len() + 1
+            && matches!(key.1.last(), Some(Value::Message))
+            && f.owner.is_some()
+        {
+            env.insert("self".to_string(), Value::Message);
+        }
         let finals = self.exec_block(State::new(env), &f.body);
         let mut outcomes: Vec<Outcome> = finals
             .into_iter()
