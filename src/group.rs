@@ -188,6 +188,20 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
     found
 }
 
+/// Whether a function builds a JSON-RPC request or notification to send: an object
+/// with a `method` and the envelope (`jsonrpc` or `id`).
+fn builds_request(prog: &Program, id: FnId) -> bool {
+    let mut found = false;
+    walk_block(&prog.function(id).body, &mut |e| {
+        if let Expr::Object { entries, .. } = e {
+            let has = |k: &str| entries.iter().any(|(key, _)| key == k);
+            found |= entries.iter().any(|(k, v)| k == "method" && !matches!(v, Expr::Null))
+                && (has("jsonrpc") || has("id"));
+        }
+    });
+    found
+}
+
 /// For each function: the functions it calls, and the functions it refers to
 /// without calling them (handlers in a table, a callback handed to a router).
 fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
@@ -383,6 +397,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .unwrap_or(group[0]);
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
         members.extend(ancestors[gi].iter().copied());
+        // An MCP client switching on the method of what it sends (building requests,
+        // never a reply) is not a server.
+        if !members.iter().any(|&m| builds_reply(prog, m)) && members.iter().any(|&m| builds_request(prog, m))
+        {
+            continue;
+        }
         let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();
         let mut methods = BTreeSet::new();
         for d in group {
