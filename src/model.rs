@@ -367,6 +367,10 @@ pub struct SdkImport {
     pub span: Span,
 }
 
+/// The key of an object-literal entry that spreads another object's members in
+/// (`{ ...DEFAULTS, id }`); no real member is named so.
+pub const SPREAD: &str = "...";
+
 /// How a Go file's full import paths are kept among its import hints
 /// (`go:github.com/acme/tool/jsonrpc`); no file path starts with it.
 pub const GO_IMPORT: &str = "go:";

@@ -47,15 +47,39 @@ impl<'p, 'a> Interp<'p, 'a> {
                         let language = self.prog.file_of(self.here()).language;
                         let rename =
                             matches!(language, crate::model::Language::Rust | crate::model::Language::Go);
-                        let obj = entries
-                            .iter()
-                            .map(|(k, _)| match self.prog.json_name(k, self.here()).filter(|_| rename) {
+                        let named = entries.iter().map(|(k, _)| {
+                            match self.prog.json_name(k, self.here()).filter(|_| rename) {
                                 Some(member) => member.to_string(),
                                 None => k.clone(),
-                            })
-                            .zip(vals.into_iter().map(shallow))
-                            .collect();
-                        (s, crate::value::promote(Value::Object(Rc::new(obj)), *span))
+                            }
+                        });
+                        let mut obj: Vec<(String, Value)> = Vec::new();
+                        let mut open = false;
+                        for (k, v) in named.zip(vals.into_iter().map(shallow)) {
+                            if k == crate::model::SPREAD {
+                                // A spread of a known object writes its members in order;
+                                // of anything else, members the scan cannot list.
+                                match v {
+                                    Value::Object(members) | Value::Instance(_, members, _) => {
+                                        for (mk, mv) in members.iter() {
+                                            obj.retain(|(ok, _)| ok != mk);
+                                            obj.push((mk.clone(), mv.clone()));
+                                        }
+                                    }
+                                    Value::Null => {}
+                                    _ => open = true,
+                                }
+                                continue;
+                            }
+                            obj.retain(|(ok, _)| *ok != k);
+                            obj.push((k, v));
+                        }
+                        let value = crate::value::promote(Value::Object(Rc::new(obj)), *span);
+                        // An object with members the scan cannot list is not a value it can judge.
+                        if open {
+                            return (s, Value::Unknown(Rc::new(vec![value])));
+                        }
+                        (s, value)
                     })
                     .collect()
             }

@@ -654,6 +654,12 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                             p.child_by_field_name("name").map(|k| unquote(ctx.text(k))).unwrap_or_default();
                         entries.push((key, anonymous(ctx, js, p, facts)));
                     }
+                    // `{ ...DEFAULTS, protocolVersion }`: the members of another object, here.
+                    "spread_element" => {
+                        let inner =
+                            p.named_child(0).map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
+                        entries.push((crate::model::SPREAD.to_string(), inner));
+                    }
                     _ => {}
                 }
             }
