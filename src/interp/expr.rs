@@ -558,7 +558,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         match (l, r) {
             (Value::Method(m), Value::Str(s)) | (Value::Str(s), Value::Method(m)) => {
                 // `request.method == "POST"` tests the HTTP verb; probes arrive by POST.
-                if HTTP_VERBS.contains(&s.as_str()) { Value::Bool(s == "POST") } else { Value::Bool(m == s) }
+                if is_verb_test(l, r) { Value::Bool(s == "POST") } else { Value::Bool(m == s) }
             }
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
             (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),

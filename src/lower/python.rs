@@ -6,6 +6,10 @@ use tree_sitter::Node;
 
 /// Decorator and router method names that make a function an HTTP handler.
 const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
+
+/// The parameters of an AWS Lambda handler (`def lambda_handler(event, context)`):
+/// API Gateway or a function URL brings it HTTP requests.
+const LAMBDA_PARAMS: &[&str] = &["event", "context"];
 const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "add_api_websocket_route"];
 
 /// Modules whose `Response`-like names are HTTP responses.
@@ -340,14 +344,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         }
         params.names.push(name);
     }
-    // An AWS Lambda handler (`def lambda_handler(event, context)`, a library's
-    // `handle_request(self, event, context)`): API Gateway or
-    // a function URL brings it HTTP requests, and its dict answer is the response.
-    if name.contains("handle")
-        && params.names.len() == 2
-        && params.names[0] == "event"
-        && params.names[1] == "context"
-    {
+    // A Lambda handler (also a library's `handle_request(self, event, context)`):
+    // its dict answer is the HTTP response.
+    if name.contains("handle") && params.names == LAMBDA_PARAMS {
         http_route = true;
     }
     let body = node.child_by_field_name("body");
