@@ -161,6 +161,18 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 _ => {}
             });
         }
+        // A loop over handler objects, each declaring the method it takes.
+        Expr::ForEach { targets, iterable, body } => {
+            for class in prog.loop_strategies(targets, iterable, body, id) {
+                for m in prog.own_methods(class) {
+                    walk_block(&m.body, &mut |e| {
+                        if let Expr::Str(s) = e {
+                            note(s, None, &mut names);
+                        }
+                    });
+                }
+            }
+        }
         Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
@@ -228,6 +240,15 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
                 }
             }
             Expr::Call { callee, .. } => add(prog.resolve(callee, id), c),
+            // The methods a loop over handler objects calls, in each class it stands for.
+            Expr::ForEach { targets, iterable, body, .. } => {
+                let [target] = targets.as_slice() else { return };
+                for class in prog.loop_strategies(targets, iterable, body, id) {
+                    for m in crate::model::methods_called_on(body, target) {
+                        add(prog.method(&class.name, m, id), c);
+                    }
+                }
+            }
             Expr::FnRef(name) => add(prog.resolve(name, id), r),
             Expr::Var(name) => {
                 if let Some(global) = prog.global(name, id) {

@@ -603,3 +603,20 @@ pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
         }
     }
 }
+
+/// The methods a block calls on the variable `var` (`$handler->supports($m)`,
+/// `h.handle(msg)`), by name, in the order first called.
+pub fn methods_called_on<'b>(block: &'b Block, var: &str) -> Vec<&'b str> {
+    let mut out: Vec<&str> = Vec::new();
+    walk_block(block, &mut |e| {
+        if let Expr::Call { callee, receiver: Some(r), .. } = e
+            && matches!(r.as_ref(), Expr::Var(v) if v == var)
+        {
+            let name = callee.rsplit(['.', ':', '>']).next().unwrap_or(callee);
+            if !name.is_empty() && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    });
+    out
+}

@@ -6,9 +6,12 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
-use crate::model::{Expr, FileFacts, FnId, Function, Language, Stmt};
+use crate::model::{Block, Expr, FileFacts, FnId, Function, Language, Stmt};
 use crate::settings::Knowledge;
 use rustc_hash::FxHashMap as HashMap;
+
+/// At most this many classes stand for an object the scan cannot see.
+pub const MAX_IMPLEMENTERS: usize = 32;
 
 pub struct Program<'a> {
     files: &'a [FileFacts],
@@ -36,6 +39,8 @@ pub struct Program<'a> {
     writes: Vec<Vec<&'a str>>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
+    /// The classes that name each class among their bases.
+    subclasses: HashMap<&'a str, Vec<&'a crate::model::ClassDef>>,
 }
 
 struct Registered {
@@ -221,6 +226,7 @@ impl<'a> Program<'a> {
         json_names.retain(|f, _| !ambiguous.contains_key(f));
         let mut json_by_field: HashMap<&str, Vec<(&FileFacts, &str)>> = HashMap::default();
         let mut classes: HashMap<&str, Vec<(&FileFacts, &crate::model::ClassDef)>> = HashMap::default();
+        let mut subclasses: HashMap<&str, Vec<&crate::model::ClassDef>> = HashMap::default();
         for file in files {
             for (field, member) in &file.json_names {
                 let entries = json_by_field.entry(field.as_str()).or_default();
@@ -230,6 +236,9 @@ impl<'a> Program<'a> {
             }
             for class in &file.classes {
                 classes.entry(class.name.as_str()).or_default().push((file, class));
+                for base in &class.bases {
+                    subclasses.entry(base.as_str()).or_default().push(class);
+                }
             }
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
@@ -239,6 +248,7 @@ impl<'a> Program<'a> {
             json_names,
             json_by_field,
             classes,
+            subclasses,
             files,
             file_index,
             functions,
@@ -377,6 +387,80 @@ impl<'a> Program<'a> {
             }
         }
         best.map(|(_, c)| c).or(fallback)
+    }
+
+    /// The classes of the scanned code an unknown object may be, judged by what is
+    /// called on it: those (in the caller's language family and project) that define or
+    /// inherit every one of `methods` with a body, leaves of their hierarchy only (a base
+    /// that a candidate extends is the shared part, not one of the objects). Empty when
+    /// there are none or more than [`MAX_IMPLEMENTERS`]: a handler list the scan
+    /// cannot see holds one instance of each, as a strategy dispatch does.
+    pub fn implementers(&self, methods: &[&str], from: FnId) -> Vec<&'a crate::model::ClassDef> {
+        let Some(first) = methods.first() else { return Vec::new() };
+        let here = self.file_of(from);
+        let language = family(here.language);
+        // The classes that define the first method, and every class below them.
+        let mut names: Vec<&str> = self
+            .by_name
+            .get(first)
+            .into_iter()
+            .flatten()
+            .filter(|&&id| family(self.file_of(id).language) == language)
+            .filter_map(|&id| self.function(id).owner.as_deref())
+            .collect();
+        let mut i = 0;
+        while i < names.len() && names.len() <= 4 * MAX_IMPLEMENTERS {
+            for sub in self.subclasses.get(names[i]).into_iter().flatten() {
+                if !names.contains(&sub.name.as_str()) {
+                    names.push(&sub.name);
+                }
+            }
+            i += 1;
+        }
+        names.sort_unstable();
+        names.dedup();
+        let mut out: Vec<&crate::model::ClassDef> = Vec::new();
+        for name in names {
+            for &(file, class) in self.classes.get(name).into_iter().flatten() {
+                let near = closeness(&here.path, &file.path).is_some() || self.imports(here, &file.path);
+                if family(file.language) == language
+                    && near
+                    && methods.iter().all(|m| self.method(&class.name, m, from).is_some())
+                {
+                    out.push(class);
+                }
+            }
+        }
+        let bases: Vec<&str> = out.iter().flat_map(|c| c.bases.iter().map(String::as_str)).collect();
+        out.retain(|c| !bases.contains(&c.name.as_str()));
+        if out.len() > MAX_IMPLEMENTERS {
+            return Vec::new();
+        }
+        out
+    }
+
+    /// The strategy classes a loop stands for: `for h in handlers: h.supports(m)` over
+    /// a collection that is not written out holds instances of [`Program::implementers`].
+    pub fn loop_strategies(
+        &self,
+        targets: &[String],
+        iterable: &Expr,
+        body: &'a Block,
+        from: FnId,
+    ) -> Vec<&'a crate::model::ClassDef> {
+        let [target] = targets else { return Vec::new() };
+        if matches!(iterable, Expr::Array { .. } | Expr::Object { .. }) {
+            return Vec::new();
+        }
+        self.implementers(&crate::model::methods_called_on(body, target), from)
+    }
+
+    /// The functions written in `class`'s own body (not its bases').
+    pub fn own_methods(&self, class: &crate::model::ClassDef) -> impl Iterator<Item = &'a Function> {
+        let file = self.file_by_index(class.span.file);
+        file.into_iter()
+            .flat_map(|f| f.functions.iter())
+            .filter(move |f| f.owner.as_deref() == Some(class.name.as_str()))
     }
 
     /// The method `name` of `class` or the nearest base that defines it with a body

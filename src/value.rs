@@ -75,9 +75,35 @@ impl Reply {
     }
 }
 
+/// The status of an HTTP answer as the scan knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HttpStatus {
+    /// Not given here: the framework's default (200) unless set elsewhere.
+    Unset,
+    Code(u16),
+    /// Given, but computed from something the scan cannot resolve.
+    Unknown,
+}
+
+impl HttpStatus {
+    pub fn from_code(code: Option<u16>) -> HttpStatus {
+        code.map_or(HttpStatus::Unset, HttpStatus::Code)
+    }
+
+    /// An error status (4xx/5xx): the input was refused at the transport.
+    pub fn is_error(self) -> bool {
+        matches!(self, HttpStatus::Code(s) if s >= 400)
+    }
+
+    /// This status, or `other` when this one was not given.
+    pub fn or(self, other: HttpStatus) -> HttpStatus {
+        if self == HttpStatus::Unset { other } else { self }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct HttpValue {
-    pub status: Option<u16>,
+    pub status: HttpStatus,
     pub body: Option<Value>,
     pub span: Span,
 }
@@ -211,6 +237,23 @@ impl Value {
         }
     }
 
+    /// The value as PHP's `json_encode(.., JSON_FORCE_OBJECT)` writes it: every
+    /// empty array an empty object.
+    pub fn forced_objects(&self) -> Value {
+        match self.serialised() {
+            Value::Array(items) if items.is_empty() => Value::Object(Rc::new(Vec::new())),
+            Value::Array(items) => Value::Array(Rc::new(items.iter().map(Value::forced_objects).collect())),
+            Value::Object(entries) => {
+                Value::Object(Rc::new(entries.iter().map(|(k, v)| (k.clone(), v.forced_objects())).collect()))
+            }
+            Value::Reply(r) => Value::Reply(Rc::new(Reply {
+                result: r.result.as_ref().map(Value::forced_objects),
+                ..(*r).clone()
+            })),
+            other => other,
+        }
+    }
+
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {
@@ -221,7 +264,7 @@ impl Value {
                 }
             }
             // A 4xx/5xx answer rejects the input at the transport (auth, bad request): not a reply to it.
-            Value::Http(h) if h.status.is_some_and(|s| s >= 400) => {}
+            Value::Http(h) if h.status.is_error() => {}
             Value::Http(h) => {
                 if let Some(b) = &h.body {
                     b.replies(out)

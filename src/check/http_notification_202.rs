@@ -4,6 +4,7 @@ use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::group::Transport;
 use crate::interp::{Probe, Value};
 use crate::model::CLIENT_NOTIFICATIONS;
+use crate::value::HttpStatus;
 
 pub fn run(v: &ServerView) -> Verdict {
     if !v.server.entries.iter().any(|e| e.http) {
@@ -24,20 +25,28 @@ pub fn run(v: &ServerView) -> Verdict {
     for answer in &answers {
         let problem = match answer {
             // An error status means the server could not accept the input (auth, a bad request): allowed.
-            HttpAnswer::Response(h) if h.status.is_some_and(|s| s >= 400) => {
+            HttpAnswer::Response(h) if h.status.is_error() => {
                 refused.get_or_insert(h.span);
                 None
             }
+            // A status computed from what the scan cannot resolve may be an error status.
+            HttpAnswer::Response(h) if h.status == HttpStatus::Unknown => {
+                unknown = true;
+                None
+            }
             HttpAnswer::Response(h) => match (h.status, &h.body) {
-                (Some(202), None) => None,
-                (Some(202), Some(Value::Str(s))) if s.is_empty() => None,
-                (Some(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
-                (Some(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
+                (HttpStatus::Code(202), None) => None,
+                (HttpStatus::Code(202), Some(Value::Str(s))) if s.is_empty() => None,
+                (HttpStatus::Code(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
+                (HttpStatus::Code(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
                 (status, body) => Some((
                     h.span,
                     format!(
                         "answers a notification with HTTP {}{}; it must be 202 Accepted with an empty body",
-                        status.unwrap_or(200),
+                        match status {
+                            HttpStatus::Code(s) => s,
+                            _ => 200,
+                        },
                         describe(body.as_ref())
                     ),
                 )),

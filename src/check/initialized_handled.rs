@@ -2,6 +2,7 @@
 
 use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::interp::{Probe, UNKNOWN_METHOD};
+use crate::value::HttpStatus;
 
 const NAME: &str = "notifications/initialized";
 
@@ -32,13 +33,16 @@ pub fn run(v: &ServerView) -> Verdict {
     let refusals: Vec<_> = answers
         .iter()
         .filter_map(|a| match a {
-            HttpAnswer::Response(h) if h.status.is_some_and(|s| s >= 400) => Some(h.clone()),
+            HttpAnswer::Response(h) if h.status.is_error() => Some(h.clone()),
             _ => None,
         })
         .collect();
     if !answers.is_empty() && refusals.len() == answers.len() {
         let first = &refusals[0];
-        let status = first.status.unwrap_or(400);
+        let status = match first.status {
+            HttpStatus::Code(s) => s,
+            _ => 400,
+        };
         let reason = format!(
             "`{NAME}` is refused with HTTP {status} ({}): the lifecycle never completes",
             v.at(first.span)

@@ -129,11 +129,32 @@ pub struct PathRun {
 }
 
 impl PathRun {
+    /// The JSON-RPC replies this path sends. A path that never looked at the message
+    /// answers every message alike (a parse error, an unknown tenant): that is server
+    /// state, not dispatch, and so is an input refused with an HTTP error status.
+    fn replies(&self) -> Vec<SentReply<'_>> {
+        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        self.sent(&mut found);
+        found.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path: self }).collect()
+    }
+
+    fn sent(&self, found: &mut Vec<Rc<Reply>>) {
+        for e in &self.outcome.effects {
+            if let Effect::Emit { value, .. } = e {
+                value.replies(found);
+            }
+        }
+        self.outcome.value.replies(found);
+    }
+
     /// The path answered with an HTTP error status: it refused the input (no session,
     /// a bad header) rather than handling the message.
     fn rejected(&self) -> bool {
         self.outcome.effects.iter().any(|e| match e {
-            Effect::Emit { value, .. } => value.http().is_some_and(|h| h.status.is_some_and(|s| s >= 400)),
+            Effect::Emit { value, .. } => value.http().is_some_and(|h| h.status.is_error()),
             _ => false,
         })
     }
@@ -154,22 +175,7 @@ pub struct ProbeRun {
 impl ProbeRun {
     /// Replies written out on any path, or returned by an entry (a framework sends those).
     pub fn replies(&self) -> Vec<SentReply<'_>> {
-        let mut out = Vec::new();
-        for path in &self.paths {
-            // A path that never looked at the message answers every message alike
-            // (a parse error, an unknown tenant): that is server state, not dispatch.
-            if path.outcome.raised || !path.outcome.saw_message || path.rejected() {
-                continue;
-            }
-            let mut found = Vec::new();
-            for e in &path.outcome.effects {
-                if let Effect::Emit { value, .. } = e {
-                    value.replies(&mut found);
-                }
-            }
-            path.outcome.value.replies(&mut found);
-            out.extend(found.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path }));
-        }
+        let mut out: Vec<SentReply> = self.paths.iter().flat_map(PathRun::replies).collect();
         out.sort_by_key(|r| r.reply.at());
         out
     }
@@ -335,14 +341,32 @@ impl<'p, 'a> ServerView<'p, 'a> {
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 let f = self.prog.function(entry.function);
                 eprintln!(
-                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}\n{:#?}",
+                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}",
                     probe,
                     f.name,
                     f.span.line,
                     outs.len(),
-                    interp.cut,
-                    outs.iter().map(|o| (&o.value, &o.effects, o.saw_message)).collect::<Vec<_>>()
+                    interp.cut
                 );
+                for o in &outs {
+                    let line = |s: Option<Span>| s.map_or(0, |s| s.line);
+                    let route: Vec<String> = o
+                        .route
+                        .iter()
+                        .map(|(s, t)| format!("{}{}", s.line, if *t { "+" } else { "-" }))
+                        .collect();
+                    let compact = |x: String| x.split_whitespace().collect::<Vec<_>>().join(" ");
+                    eprintln!(
+                        "  saw={} raised={} id_check={} method={} route=[{}]\n    value {}\n    effects {}",
+                        o.saw_message,
+                        o.raised,
+                        line(o.id_check),
+                        line(o.method_branch),
+                        route.join(" "),
+                        compact(format!("{:?}", o.value)),
+                        compact(format!("{:?}", o.effects)),
+                    );
+                }
             }
             for outcome in outs {
                 paths.push(PathRun {
@@ -426,7 +450,14 @@ impl<'p, 'a> ServerView<'p, 'a> {
     }
 
     /// The verdict for a lifecycle request that no path answers.
+    /// Silence is a witness only when every path was followed: a cut one may answer.
     pub fn dropped(&self, run: &ProbeRun, method: &str, consequence: &str) -> Verdict {
+        if let Some(cut) = run.cut {
+            return Verdict::skip(format!(
+                "no reply to `{method}` on the paths followed, but the analysis was cut short ({})",
+                cut.describe()
+            ));
+        }
         Verdict::fail(
             format!("`{method}` gets no reply{consequence}"),
             vec![Finding {

@@ -2,7 +2,7 @@
 
 use super::{HTTP_VERBS, Interp, MAX_PATHS, SINKS, State, Status};
 use crate::model::{Expr, FieldName, FnId, ReplyExpr, Span};
-use crate::value::{Effect, HttpValue, Reply, Value, error_code, join};
+use crate::value::{Effect, HttpStatus, HttpValue, Reply, Value, error_code, join};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -114,12 +114,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .eval(st, b)
                     .into_iter()
                     .map(|(s, v)| {
-                        let h = HttpValue { status: *status, body: Some(v), span: *span };
+                        let h =
+                            HttpValue { status: HttpStatus::from_code(*status), body: Some(v), span: *span };
                         (s, Value::Http(Rc::new(h)))
                     })
                     .collect(),
                 None => {
-                    let h = HttpValue { status: *status, body: None, span: *span };
+                    let h = HttpValue { status: HttpStatus::from_code(*status), body: None, span: *span };
                     vec![(st, Value::Http(Rc::new(h)))]
                 }
             },
@@ -128,8 +129,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .into_iter()
                 .map(|(s, vals)| {
                     let status = match vals[0] {
-                        Value::Int(n) => u16::try_from(n).ok(),
-                        _ => None,
+                        Value::Int(n) => u16::try_from(n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                        _ => HttpStatus::Unknown,
                     };
                     let body = match &vals[1] {
                         Value::Null if *null_is_empty => None,
@@ -563,6 +564,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
             (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),
             (Value::Bool(a), Value::Bool(b)) => Value::Bool(a == b),
+            // `[] === $response->result`: an empty list equals only an empty list.
+            (Value::Array(a), Value::Array(b)) if a.is_empty() || b.is_empty() => {
+                Value::Bool(a.len() == b.len())
+            }
             (Value::ClientVersion { .. }, _) | (_, Value::ClientVersion { .. }) => Value::unknown(),
             (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => Value::Bool(true),
             // A value of a known kind against a scalar of another kind (`true !== $response`,
@@ -650,6 +655,53 @@ impl<'p, 'a> Interp<'p, 'a> {
         args: &[Expr],
         span: Span,
     ) -> Vec<(State, Value)> {
+        // A message guard the scan cannot compute (`isJSONRPCRequest(msg)` over a
+        // schema library, or from a library it cannot see) says what its name says of
+        // the message it is given.
+        let guard = super::guard_truth(callee, &self.probe).filter(|_| {
+            let subject = args.first().map(|a| match a {
+                Expr::Named { value, .. } => value.as_ref(),
+                other => other,
+            });
+            // The message, or a value the scan cannot tell from it (an entry's parameter).
+            subject.or(receiver).is_some_and(|e| {
+                self.eval(st.clone(), e).iter().all(|(_, v)| matches!(v, Value::Message | Value::Unknown(_)))
+            })
+        });
+        let touched = (self.touched_id, self.touched_method);
+        self.touched_id = false;
+        self.touched_method = false;
+        let out = self.eval_call_inner(st, callee, receiver, args, span);
+        // A body that read the message's id or method is the code's own test: its answer
+        // stands even where the scan could not finish it.
+        let read_message = self.touched_id || self.touched_method;
+        self.touched_id |= touched.0;
+        self.touched_method |= touched.1;
+        match guard.filter(|_| !read_message) {
+            Some(truth) => out
+                .into_iter()
+                .map(|(mut s, v)| {
+                    if matches!(v, Value::Unknown(_)) {
+                        s.saw_message = true;
+                        self.touched_id = true;
+                        (s, Value::Bool(truth))
+                    } else {
+                        (s, v)
+                    }
+                })
+                .collect(),
+            None => out,
+        }
+    }
+
+    fn eval_call_inner(
+        &mut self,
+        st: State,
+        callee: &str,
+        receiver: Option<&Expr>,
+        args: &[Expr],
+        span: Span,
+    ) -> Vec<(State, Value)> {
         if self.prog.knowledge.is_notification_test(callee) {
             // Configured: `is_notification(msg)` is `msg` without an id.
             let object = args.first().or(receiver).cloned().map(Box::new);
@@ -706,6 +758,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let Some(class) = self.prog.class(class_name, self.here())
             {
                 out.extend(self.construct(s, class, vals, &names, span));
+                continue;
+            }
+            // `$this->supportedMethod()` in a base class's method, run on an instance of a
+            // subclass: the subclass's override (and the instance as its `self`). A call
+            // the class's own method answers resolves as written, below.
+            if recv.is_none()
+                && let Some(name) = callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
+                && !name.contains(['.', '['])
+                && let Some(Value::Instance(class, ..)) = s.env.get("self")
+                && let Some(id) = self.prog.method(class, name, self.here())
+                && self.resolve_callee(callee) != Some(id)
+            {
+                let this = s.env.get("self").cloned().unwrap_or_else(Value::unknown);
+                let mut bound = self.bind(id, vals, &names);
+                bound.push(this);
+                out.extend(self.apply(s, id, bound, span));
                 continue;
             }
             let target = match (callee, &recv) {
@@ -1004,7 +1072,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         let elements: Vec<Value> = match items {
             Value::Array(list) if list.len() <= MAX_ITEMS => list.as_ref().clone(),
             Value::Array(list) => vec![join(list)],
-            Value::Unknown(parts) => vec![Value::Unknown(parts.clone())],
+            Value::Unknown(parts) => {
+                self.strategies(targets, body).unwrap_or_else(|| vec![Value::Unknown(parts.clone())])
+            }
             _ => vec![Value::unknown()],
         };
         let mut states = vec![st];
@@ -1026,6 +1096,22 @@ impl<'p, 'a> Interp<'p, 'a> {
             states = next;
         }
         states
+    }
+
+    /// A loop over objects the scan cannot see that calls methods on each
+    /// (`foreach ($this->handlers as $h) if ($h->supports($m)) return $h->handle($m);`):
+    /// one instance of each class of the scanned code that has those methods.
+    fn strategies(&self, targets: &[String], body: &crate::model::Block) -> Option<Vec<Value>> {
+        let [target] = targets else { return None };
+        let methods = crate::model::methods_called_on(body, target);
+        let classes = self.prog.implementers(&methods, self.here());
+        if classes.is_empty() {
+            return None;
+        }
+        let instance = |c: &crate::model::ClassDef| {
+            Value::Instance(Rc::from(c.name.as_str()), Rc::new(Vec::new()), c.span)
+        };
+        Some(classes.into_iter().map(instance).collect())
     }
 
     /// The arguments of a call as the callee's parameters see them: positional ones
@@ -1205,6 +1291,7 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::NoId | Value::Null]) => Some(Value::Int(0)),
         ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
+        (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
         _ => None,
     }
 }

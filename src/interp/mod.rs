@@ -89,6 +89,39 @@ const SINKS: &[&str] = &[
     "put_nowait",
 ];
 
+/// Predicates on a message, by name, as the MCP SDKs define them (the TypeScript
+/// SDK's `isJSONRPCRequest` and kin, often re-declared over a schema library): what
+/// each says of a well-formed probe, used when the scan cannot compute the body.
+/// `Some(true)`: holds for a request (it has an id); `Some(false)`: for a
+/// notification; `None`: holds for neither (it tests for a response).
+const MESSAGE_GUARDS: &[(&str, Option<bool>)] = &[
+    ("isJSONRPCRequest", Some(true)),
+    ("isJsonRpcRequest", Some(true)),
+    ("isRequest", Some(true)),
+    ("is_request", Some(true)),
+    ("isJSONRPCNotification", Some(false)),
+    ("isJsonRpcNotification", Some(false)),
+    ("isNotification", Some(false)),
+    ("is_notification", Some(false)),
+    ("isJSONRPCResponse", None),
+    ("isJSONRPCResultResponse", None),
+    ("isJSONRPCError", None),
+    ("isJSONRPCErrorResponse", None),
+    ("isJsonRpcResponse", None),
+    ("isResponse", None),
+    ("is_response", None),
+];
+
+/// What a message guard named `callee` says of a probe, if `callee` is one.
+fn guard_truth(callee: &str, probe: &Probe) -> Option<bool> {
+    let name = crate::lower::last_segment(callee);
+    let (_, holds_for) = MESSAGE_GUARDS.iter().find(|(n, _)| *n == name)?;
+    Some(match holds_for {
+        Some(request) => *request == probe.has_id,
+        None => false,
+    })
+}
+
 const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -18,6 +18,8 @@ use tree_sitter::Node;
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
 /// answer, a line on standard output): no function of the scanned code has this name.
 pub const EMIT: &str = "mcp-conform/emit";
+/// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
+pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
 pub const MAX_DEPTH: usize = 256;
@@ -619,17 +621,23 @@ pub fn call(
 /// `Response(body, status_code=202)` and its relatives.
 fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> Expr {
     let mut status = None;
+    let mut computed = None;
     let mut body = None;
     for (k, v) in keywords {
         match k.as_str() {
-            "status_code" | "status" => {
-                if let Expr::Int(n) = v {
-                    status = u16::try_from(n).ok();
-                }
-            }
+            "status_code" | "status" => match v {
+                Expr::Int(n) => status = u16::try_from(n).ok(),
+                // `status_code=status_code`: computed, for the interpreter to tell.
+                other => computed = Some(other),
+            },
             "content" | "body" | "response" => body = Some(Box::new(v)),
             _ => {}
         }
+    }
+    if let Some(status) = computed {
+        let null_is_empty = body.is_none();
+        let body = body.or_else(|| args.into_iter().next().map(Box::new)).unwrap_or(Box::new(Expr::Null));
+        return Expr::HttpWith { status: Box::new(status), body, null_is_empty, span };
     }
     let mut positional = args.into_iter();
     if body.is_none() {

@@ -413,18 +413,41 @@ fn is_method_field(member: Node) -> bool {
         .is_some_and(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"))
 }
 
-fn params(ctx: &Ctx, node: Node) -> Vec<String> {
+/// A function's parameters, with the defaults written for them: `status = 200`
+/// (an `assignment_pattern` in JavaScript, a parameter with a `value` in TypeScript).
+fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> super::Params {
+    let mut out = super::Params::default();
     if let Some(p) = node.child_by_field_name("parameter") {
-        return vec![ctx.text(p).to_string()];
+        out.names.push(ctx.text(p).to_string());
+        return out;
     }
-    let Some(list) = node.child_by_field_name("parameters") else { return Vec::new() };
-    children(list)
-        .into_iter()
-        .map(|p| {
-            let pattern = p.child_by_field_name("pattern").unwrap_or(p);
-            ctx.text(pattern).to_string()
-        })
-        .collect()
+    let Some(list) = node.child_by_field_name("parameters") else { return out };
+    for p in children(list) {
+        let (pattern, default) = match p.kind() {
+            "assignment_pattern" => {
+                (p.child_by_field_name("left").unwrap_or(p), p.child_by_field_name("right"))
+            }
+            _ => {
+                let pattern = p.child_by_field_name("pattern").unwrap_or(p);
+                match pattern.kind() {
+                    "assignment_pattern" => (
+                        pattern.child_by_field_name("left").unwrap_or(pattern),
+                        pattern.child_by_field_name("right"),
+                    ),
+                    _ => (pattern, p.child_by_field_name("value")),
+                }
+            }
+        };
+        let name = ctx.text(pattern).to_string();
+        if let Some(d) = default
+            && pattern.kind() == "identifier"
+        {
+            let value = expr(ctx, js, d, facts);
+            out.defaults.push((name.clone(), value));
+        }
+        out.names.push(name);
+    }
+    out
 }
 
 /// The decorators of a method definition: its own and those right before it.
@@ -467,13 +490,13 @@ fn function(
     name: String,
     owner: Option<&str>,
 ) {
-    let params = params(ctx, node);
+    let params = params(ctx, js, node, facts);
     // Next.js route handlers (`export async function POST(request)`) and NestJS
     // controller methods (`@Post() handle(...)`).
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
     let body = node.child_by_field_name("body");
     let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
-    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| match body {
+    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],

@@ -41,6 +41,22 @@ pub const RESPONSE_CLASSES: &[(&str, Order)] = &[
     ("EmptyResponse", Order::StatusHeadersBody),
 ];
 
+/// Namespaces whose `Response` classes are HTTP responses: a `Response` imported from
+/// anywhere else (or declared in the file) is the code's own class.
+pub const RESPONSE_NAMESPACES: &[&str] = &[
+    "Symfony\\Component\\HttpFoundation",
+    "Illuminate\\",
+    "Laminas\\Diactoros",
+    "Zend\\Diactoros",
+    "GuzzleHttp\\Psr7",
+    "Nyholm\\Psr7",
+    "Slim\\Psr7",
+    "Psr\\Http",
+    "React\\Http",
+    "Cake\\Http",
+    "Workerman\\Protocols",
+];
+
 /// Calls that build an HTTP response: `response(...)`, `response()->json(...)`,
 /// `Response::json(...)`, `->setContent(...)`.
 pub const RESPONSE_FUNCTIONS: &[&str] = &["response"];

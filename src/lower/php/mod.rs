@@ -62,6 +62,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
             if let Some(class) = &name {
                 class_def(ctx, node, class, facts);
+                ctx.own_names.push(class.clone());
             }
             if let Some(decls) = node.child_by_field_name("body") {
                 for d in children(decls) {
@@ -120,9 +121,16 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             if let Some(sdk) = ctx.sdk(Language::Php, text) {
                 facts.sdk_imports.push(SdkImport { sdk, span });
             }
-            if frameworks::REQUEST_IMPORTS.iter().any(|i| text.trim_start_matches('\\').starts_with(i)) {
-                let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
+            let path = text.trim_start_matches('\\');
+            let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
+            if frameworks::REQUEST_IMPORTS.iter().any(|i| path.starts_with(i)) {
                 ctx.request_types.push(local.to_string());
+            }
+            // `use App\Message\Response;`: the code's own `Response`, not an HTTP one.
+            if !path.contains(['{', ','])
+                && !frameworks::RESPONSE_NAMESPACES.iter().any(|n| path.starts_with(n))
+            {
+                ctx.own_names.push(local.to_string());
             }
         }
         "expression_statement" => {
@@ -783,7 +791,16 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // What goes out is the value encoded (an empty array as `[]` unless forced to `{}`).
         ("json_encode" | "wp_json_encode", Some(x), _) => {
             let force = raw_args.get(1).is_some_and(|f| f.contains("JSON_FORCE_OBJECT"));
-            if force { objectify(x) } else { x }
+            match (force, objectify(x)) {
+                // A value built elsewhere (a variable, a call) is encoded as the interpreter finds it.
+                (true, x @ (Expr::Var(_) | Expr::Call { .. } | Expr::Field { .. })) => Expr::Call {
+                    callee: super::FORCE_OBJECT.to_string(),
+                    receiver: None,
+                    args: vec![x],
+                    span,
+                },
+                (_, x) => x,
+            }
         }
         // WordPress and plain-PHP answers.
         ("wp_send_json" | "wp_send_json_success" | "wp_send_json_error", body, status) => {
@@ -867,11 +884,15 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "Response" if matches!(args.first(), Some(Expr::Int(n)) if (100..600).contains(n)) => {
             http_response(frameworks::Order::StatusHeadersBody, args, span)
         }
-        c if frameworks::RESPONSE_CLASSES.iter().any(|(name, _)| *name == c) => {
+        c if frameworks::RESPONSE_CLASSES.iter().any(|(name, _)| *name == c)
+            && !ctx.own_names.iter().any(|n| n == c) =>
+        {
             let order = frameworks::RESPONSE_CLASSES.iter().find(|(name, _)| *name == c).map(|(_, o)| *o);
             http_response(order.unwrap_or(frameworks::Order::BodyStatus), args, span)
         }
         "WP_Error" => Expr::Http { status: Some(400), body: None, span },
+        // The code's own class, whatever its name: constructed, never an HTTP response.
+        c if ctx.own_names.iter().any(|n| n == c) => Expr::Call { callee: class, receiver: None, args, span },
         _ => call(class, None, args, Vec::new(), span),
     }
 }
