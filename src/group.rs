@@ -244,7 +244,7 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
             Expr::ForEach { targets, iterable, body, .. } => {
                 let [target] = targets.as_slice() else { return };
                 for class in prog.loop_strategies(targets, iterable, body, id) {
-                    for m in crate::model::methods_called_on(body, target) {
+                    for m in crate::model::strategy_methods(body, target) {
                         add(prog.method(&class.name, m, id), c);
                     }
                 }

@@ -604,19 +604,32 @@ pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
     }
 }
 
-/// The methods a block calls on the variable `var` (`$handler->supports($m)`,
-/// `h.handle(msg)`), by name, in the order first called.
-pub fn methods_called_on<'b>(block: &'b Block, var: &str) -> Vec<&'b str> {
-    let mut out: Vec<&str> = Vec::new();
+/// The methods a loop body calls on its variable `var`, when the body has the shape
+/// of a strategy dispatch: a condition asks the object whether it takes the message
+/// (`if ($handler->supports($m))`) and another method of it does the work
+/// (`return $handler->handle($m)`). Empty for any other loop (`item.get("a")`).
+pub fn strategy_methods<'b>(block: &'b Block, var: &str) -> Vec<&'b str> {
+    let mut called: Vec<&str> = Vec::new();
+    let mut asked = false;
     walk_block(block, &mut |e| {
-        if let Expr::Call { callee, receiver: Some(r), .. } = e
-            && matches!(r.as_ref(), Expr::Var(v) if v == var)
+        if let Some(name) = method_on(e, var)
+            && !called.contains(&name)
         {
-            let name = callee.rsplit(['.', ':', '>']).next().unwrap_or(callee);
-            if !name.is_empty() && !out.contains(&name) {
-                out.push(name);
-            }
+            called.push(name);
+        }
+        if let Expr::If { cond, .. } = e {
+            cond.walk(&mut |c| asked |= method_on(c, var).is_some());
         }
     });
-    out
+    if asked && called.len() >= 2 { called } else { Vec::new() }
+}
+
+/// `var.name(...)`: the name of a method called on `var`.
+fn method_on<'b>(e: &'b Expr, var: &str) -> Option<&'b str> {
+    match e {
+        Expr::Call { callee, receiver: Some(r), .. } if matches!(r.as_ref(), Expr::Var(v) if v == var) => {
+            Some(callee.rsplit(['.', ':', '>']).next().unwrap_or(callee)).filter(|n| !n.is_empty())
+        }
+        _ => None,
+    }
 }

@@ -419,18 +419,25 @@ impl<'a> Program<'a> {
         }
         names.sort_unstable();
         names.dedup();
-        let mut out: Vec<&crate::model::ClassDef> = Vec::new();
+        // Classes next to the caller (or imported by it) when there are any: handlers
+        // registered elsewhere in the project otherwise.
+        let mut near: Vec<&crate::model::ClassDef> = Vec::new();
+        let mut far: Vec<&crate::model::ClassDef> = Vec::new();
         for name in names {
             for &(file, class) in self.classes.get(name).into_iter().flatten() {
-                let near = closeness(&here.path, &file.path).is_some() || self.imports(here, &file.path);
-                if family(file.language) == language
-                    && near
-                    && methods.iter().all(|m| self.method(&class.name, m, from).is_some())
+                if family(file.language) != language
+                    || !methods.iter().all(|m| self.method(&class.name, m, from).is_some())
                 {
-                    out.push(class);
+                    continue;
+                }
+                if closeness(&here.path, &file.path).is_some() || self.imports(here, &file.path) {
+                    near.push(class);
+                } else {
+                    far.push(class);
                 }
             }
         }
+        let mut out = if near.is_empty() { far } else { near };
         let bases: Vec<&str> = out.iter().flat_map(|c| c.bases.iter().map(String::as_str)).collect();
         out.retain(|c| !bases.contains(&c.name.as_str()));
         if out.len() > MAX_IMPLEMENTERS {
@@ -452,7 +459,7 @@ impl<'a> Program<'a> {
         if matches!(iterable, Expr::Array { .. } | Expr::Object { .. }) {
             return Vec::new();
         }
-        self.implementers(&crate::model::methods_called_on(body, target), from)
+        self.implementers(&crate::model::strategy_methods(body, target), from)
     }
 
     /// The functions written in `class`'s own body (not its bases').

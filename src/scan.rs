@@ -34,8 +34,11 @@ pub struct ScanOptions {
     pub config_name: Option<String>,
     /// Report each server's analysis time (`--timings`).
     pub timings: bool,
-    /// Time for judging one server; past it the server's unfinished checks skip.
+    /// Time for judging one server, a guard beside the work budget (`MAX_SERVER_STEPS`)
+    /// that bounds it in steps; past either the server's unfinished checks skip.
     pub analysis_budget: Duration,
+    /// Evaluation steps for judging one server (deterministic, unlike the time guard).
+    pub analysis_steps: usize,
     /// Read generated and minified files too (the configuration's `include-generated`).
     pub include_generated: bool,
 }
@@ -52,7 +55,8 @@ impl ScanOptions {
             per_file_ignores: Vec::new(),
             config_name: None,
             timings: false,
-            analysis_budget: Duration::from_secs(1),
+            analysis_budget: Duration::from_secs(3),
+            analysis_steps: crate::interp::MAX_SERVER_STEPS,
             include_generated: false,
         }
     }
@@ -266,7 +270,8 @@ fn report(
     let servers = group::servers(&prog);
     let judged = |server: &group::Server| {
         let started = Instant::now();
-        let mut report = judge(&prog, server, &paths, checks, &suppressor, opts.analysis_budget)?;
+        let mut report =
+            judge(&prog, server, &paths, checks, &suppressor, (opts.analysis_budget, opts.analysis_steps))?;
         report.analysis_ms = opts.timings.then(|| started.elapsed().as_millis() as u64);
         Some((server.span, server.evidence.beside.clone(), report))
     };
@@ -459,10 +464,10 @@ fn judge(
     paths: &[String],
     checks: &[&'static CheckDef],
     suppressor: &Suppressor,
-    budget: Duration,
+    budget: (Duration, usize),
 ) -> Option<ServerReport> {
     let path = paths.get(server.span.file as usize).cloned().unwrap_or_default();
-    let view = ServerView::new(prog, server, paths, budget);
+    let view = ServerView::new(prog, server, paths, budget.0).with_steps(budget.1);
     let checks = checks
         .iter()
         .map(|c| {

@@ -296,7 +296,17 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
         for function in &f.functions {
             walk_block(&function.body, &mut |e| {
                 let called = match e {
-                    Expr::Call { callee, .. } => crate::lower::last_segment(callee),
+                    Expr::Call { callee, .. } => {
+                        // `InitParams::from(..)`: the class is a name too (its method may
+                        // be too common a word to look for).
+                        if let Some((class, _)) = callee.rsplit_once('.')
+                            && class.starts_with(|c: char| c.is_ascii_uppercase())
+                            && !defined.contains(class)
+                        {
+                            names.insert(class.to_string());
+                        }
+                        crate::lower::last_segment(callee)
+                    }
                     Expr::FnRef(name) => crate::lower::last_segment(name),
                     _ => return,
                 };

@@ -112,6 +112,22 @@ fn a_fifty_megabyte_minified_file_is_skipped_by_the_size_cap() {
     assert_eq!(report.stats.files_parsed, 0);
 }
 
+/// A server whose analysis outruns its work budget skips what it could not finish,
+/// the same way on any machine; the reason names the bound.
+#[test]
+fn an_analysis_over_its_work_budget_skips_what_it_could_not_finish() {
+    let mut opts = ScanOptions::new(vec!["fixtures/rust/many_paths".into()]);
+    opts.analysis_steps = 50;
+    let report = mcp_conform::scan::scan(&opts).expect("scan runs");
+    let server = report.servers.first().expect("the server is still found");
+    assert!(server.checks.iter().all(|c| c.verdict != mcp_conform::check::VerdictKind::Pass), "no pass");
+    assert!(
+        server.checks.iter().any(|c| c.reason.contains("evaluation steps for one server")),
+        "{:#?}",
+        server.checks.iter().map(|c| &c.reason).collect::<Vec<_>>()
+    );
+}
+
 /// A server whose analysis outruns its time budget is not a hang: the scan ends,
 /// and no check passes on paths it did not finish following; the reason says so.
 #[test]

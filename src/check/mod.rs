@@ -261,6 +261,8 @@ pub struct ServerView<'p, 'a> {
     cache: RefCell<HashMap<Probe, Rc<ProbeRun>>>,
     /// When the analysis of this server must stop.
     deadline: std::time::Instant,
+    /// Evaluation steps left for this server's probes.
+    work_left: std::cell::Cell<usize>,
     /// The first cut seen by the check running now, and the probe it cut.
     cut_seen: RefCell<Option<(Cut, Probe)>>,
     /// Some path of some probe decided something on the message.
@@ -284,10 +286,17 @@ impl<'p, 'a> ServerView<'p, 'a> {
             paths,
             cache: RefCell::new(HashMap::new()),
             deadline: std::time::Instant::now() + budget,
+            work_left: std::cell::Cell::new(crate::interp::MAX_SERVER_STEPS),
             cut_seen: RefCell::new(None),
             saw_message: std::cell::Cell::new(false),
             unseen_error: RefCell::new(None),
         }
+    }
+
+    /// At most `steps` evaluation steps for all of this server's probes.
+    pub fn with_steps(self, steps: usize) -> Self {
+        self.work_left.set(steps);
+        self
     }
 
     /// Whether the probes run so far reached a decision on the message.
@@ -336,17 +345,21 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let mut cut = None;
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
-            let mut interp = Interp::new(self.prog, probe.clone(), anchors).with_deadline(self.deadline);
+            let mut interp = Interp::new(self.prog, probe.clone(), anchors)
+                .with_deadline(self.deadline)
+                .with_allowance(self.work_left.get());
             let outs = interp.run(entry.function);
+            self.work_left.set(self.work_left.get().saturating_sub(interp.work()));
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 let f = self.prog.function(entry.function);
                 eprintln!(
-                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}",
+                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}, {} steps",
                     probe,
                     f.name,
                     f.span.line,
                     outs.len(),
-                    interp.cut
+                    interp.cut,
+                    interp.work()
                 );
                 for o in &outs {
                     let line = |s: Option<Span>| s.map_or(0, |s| s.line);

@@ -418,6 +418,22 @@ impl<'p, 'a> Interp<'p, 'a> {
             {
                 entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_else(Value::unknown)
             }
+            // An object of the scanned code's own class is not the message: a member its
+            // class never declares is PHP's null (JavaScript's undefined); one it declares
+            // but the path did not set is unknown.
+            Value::Instance(class, ..) => {
+                let here = self.here();
+                let declared =
+                    self.prog.class(class, here).is_none_or(|c| c.fields.iter().any(|(k, _)| k == key));
+                let language = self.prog.file_of(here).language;
+                let dynamic = matches!(
+                    language,
+                    crate::model::Language::Php
+                        | crate::model::Language::JavaScript
+                        | crate::model::Language::TypeScript
+                );
+                if !declared && dynamic { Value::Null } else { Value::unknown() }
+            }
             _ => self.field(f),
         }
     }
@@ -776,6 +792,20 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.apply(s, id, bound, span));
                 continue;
             }
+            // `InitParams::from($data)`, `Config.load()`: a static method of a class the
+            // scanned code defines, by the class written (not any method of that name).
+            if receiver.is_some()
+                && let Some((class, _)) = callee.rsplit_once('.')
+                && !class.contains(['.', '(', '$'])
+                && !s.env.contains_key(class)
+                && let Some(def) = self.prog.class(class, self.here())
+                && let Some(id) = self.prog.method(&def.name, crate::lower::last_segment(callee), self.here())
+            {
+                let vals = self.bind(id, vals, &names);
+                let renames = self.arg_names(id, args);
+                out.extend(self.apply_with(s, id, vals, span, &renames));
+                continue;
+            }
             let target = match (callee, &recv) {
                 ("()", Some(Value::Func(id))) => Some(*id),
                 ("()", _) => None,
@@ -1103,7 +1133,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// one instance of each class of the scanned code that has those methods.
     fn strategies(&self, targets: &[String], body: &crate::model::Block) -> Option<Vec<Value>> {
         let [target] = targets else { return None };
-        let methods = crate::model::methods_called_on(body, target);
+        let methods = crate::model::strategy_methods(body, target);
         let classes = self.prog.implementers(&methods, self.here());
         if classes.is_empty() {
             return None;

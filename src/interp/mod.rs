@@ -25,6 +25,11 @@ const MAX_PATHS: usize = 48;
 const MAX_CALL_DEPTH: usize = 24;
 /// Work bound for one probe.
 const MAX_STEPS: usize = 400_000;
+/// Work bound for all the probes of one server. Steps, not seconds, so that the
+/// verdicts are the same however loaded the machine is; on a small machine (2 cores)
+/// a step costs 0.5-2 µs, so this is 0.5-2 s. The time budget stays as the guard
+/// against work that steps do not count.
+pub const MAX_SERVER_STEPS: usize = 1_000_000;
 /// A function recursing with different arguments each time (a walker over nested
 /// values) is followed this deep; then its value is unknown. Without the bound the
 /// calls branch at every level, up to the call depth: exponential work.
@@ -45,6 +50,8 @@ pub enum Cut {
     Recursion,
     /// The server's time budget ran out.
     Time,
+    /// The server's work budget ([`MAX_SERVER_STEPS`]) ran out.
+    Work,
 }
 
 impl Cut {
@@ -56,6 +63,7 @@ impl Cut {
             Cut::Steps => format!("more than {MAX_STEPS} evaluation steps for one message"),
             Cut::Recursion => format!("recursion followed only {MAX_RECURSION} levels deep"),
             Cut::Time => "the time budget for one server ran out".to_string(),
+            Cut::Work => format!("more than {MAX_SERVER_STEPS} evaluation steps for one server"),
         }
     }
 }
@@ -228,6 +236,9 @@ pub struct Interp<'p, 'a> {
     stack: Vec<FnId>,
     depth: usize,
     steps: usize,
+    /// Steps over all rounds, against `allowance`.
+    work: usize,
+    allowance: usize,
     /// Function bodies evaluated (not answered from the memo), over the whole run.
     pub calls: usize,
     /// Set when a bound stopped the exploration early: the first bound hit.
@@ -257,6 +268,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             globals_cache: HashMap::default(),
             depth: 0,
             steps: 0,
+            work: 0,
+            allowance: usize::MAX,
             calls: 0,
             cut: None,
             deadline: None,
@@ -272,6 +285,17 @@ impl<'p, 'a> Interp<'p, 'a> {
         self
     }
 
+    /// At most `steps` evaluation steps for this run (what is left of a server's budget).
+    pub fn with_allowance(mut self, steps: usize) -> Self {
+        self.allowance = steps;
+        self
+    }
+
+    /// Evaluation steps taken so far, over all rounds.
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
     /// Notes that a bound cut the exploration short (the first one is kept).
     fn cut_short(&mut self, why: Cut) {
         self.cut.get_or_insert(why);
@@ -280,6 +304,12 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// Whether the work bound or the time budget is used up; checked as steps are taken.
     fn out_of_budget(&mut self) -> bool {
         self.steps += 1;
+        self.work += 1;
+        if self.work > self.allowance {
+            self.cut_short(Cut::Work);
+            self.steps = MAX_STEPS + 1;
+            return true;
+        }
         if self.steps > MAX_STEPS {
             self.cut_short(Cut::Steps);
             return true;
@@ -301,6 +331,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.cut = Some(Cut::Time);
             return Vec::new();
         }
+        if self.work >= self.allowance {
+            self.cut = Some(Cut::Work);
+            return Vec::new();
+        }
         let params = self.prog.function(entry).params.len();
         let args = vec![Value::unknown(); params];
         let mut outcomes = Rc::new(Vec::new());
@@ -308,7 +342,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.memo.clear();
             self.in_progress.clear();
             self.fixpoint_changed = false;
-            if self.cut == Some(Cut::Time) {
+            if matches!(self.cut, Some(Cut::Time | Cut::Work)) {
                 break;
             }
             self.steps = 0;
