@@ -165,10 +165,15 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         Expr::ForEach { targets, iterable, body } => {
             for class in prog.loop_strategies(targets, iterable, body, id) {
                 for m in prog.own_methods(class) {
-                    walk_block(&m.body, &mut |e| {
-                        if let Expr::Str(s) = e {
-                            note(s, None, &mut names);
+                    walk_block(&m.body, &mut |e| match e {
+                        Expr::Str(s) => note(s, None, &mut names),
+                        // `McpMethod::INITIALIZE`: a constant holding the name.
+                        Expr::Var(c) => {
+                            if let Some(Expr::Str(s)) = prog.constant(c, id) {
+                                note(s, None, &mut names);
+                            }
                         }
+                        _ => {}
                     });
                 }
             }

@@ -792,6 +792,33 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.apply(s, id, bound, span));
                 continue;
             }
+            // `Method::tryFrom($name)` on a backed enum of the scanned code: the case with
+            // that value (the value itself), else null (`from` raises instead).
+            if let Some((class, op @ ("tryFrom" | "from"))) = callee.rsplit_once('.')
+                && let Some(values) =
+                    self.prog.global(&format!("{class}.{}", crate::lower::ENUM_VALUES), self.here())
+                && let Expr::Array { items, .. } = values
+            {
+                let wanted = vals.first().cloned().unwrap_or_else(Value::unknown);
+                let mut s = s;
+                let found = match &wanted {
+                    Value::Method(m) | Value::Str(m) => {
+                        Some(items.iter().any(|i| matches!(i, Expr::Str(v) if v == m)))
+                    }
+                    _ => None,
+                };
+                let v = match found {
+                    Some(true) => wanted,
+                    Some(false) if op == "from" => {
+                        s.status = Status::Raised(Value::unknown());
+                        Value::unknown()
+                    }
+                    Some(false) => Value::Null,
+                    None => Value::unknown(),
+                };
+                out.push((s, v));
+                continue;
+            }
             // `InitParams::from($data)`, `Config.load()`: a static method of a class the
             // scanned code defines, by the class written (not any method of that name).
             if receiver.is_some()

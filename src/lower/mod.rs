@@ -20,6 +20,8 @@ use tree_sitter::Node;
 pub const EMIT: &str = "mcp-conform/emit";
 /// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
 pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
+/// The member under which a backed enum's case values are kept (`Method::tryFrom`).
+pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
 pub const MAX_DEPTH: usize = 256;

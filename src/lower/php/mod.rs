@@ -100,6 +100,40 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 }
             }
         }
+        // `enum Method: string { case PING = 'ping'; }`: each case a class constant,
+        // and the values together for `Method::tryFrom($name)`.
+        "enum_declaration" => {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            ctx.own_names.push(name.clone());
+            let mut values = Vec::new();
+            for case in node.child_by_field_name("body").map(children).unwrap_or_default() {
+                match case.kind() {
+                    "enum_case" => {
+                        let (Some(n), Some(v)) =
+                            (case.child_by_field_name("name"), case.child_by_field_name("value"))
+                        else {
+                            continue;
+                        };
+                        let value = expr(ctx, v, facts);
+                        values.push(value.clone());
+                        out.push(Stmt::Assign { target: format!("{name}.{}", ctx.text(n)), value, span });
+                    }
+                    "method_declaration" => {
+                        let m = case
+                            .child_by_field_name("name")
+                            .map(|n| ctx.text(n).to_string())
+                            .unwrap_or_default();
+                        function(ctx, case, facts, m, Some(&name));
+                    }
+                    _ => {}
+                }
+            }
+            out.push(Stmt::Assign {
+                target: format!("{name}.{}", super::ENUM_VALUES),
+                value: Expr::Array { items: values, span },
+                span,
+            });
+        }
         "namespace_definition" => {
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
             if let Some(sdk) = ctx.sdk(Language::Php, &name) {
@@ -581,7 +615,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "assignment_expression" => {
             let target = node.child_by_field_name("left").map(|l| target_name(ctx, l)).unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
-            Expr::Block(vec![Stmt::Assign { target, value, span }])
+            // The expression's value is what was assigned: `null === $m = Enum::tryFrom($x)`.
+            let assigned = Expr::Var(target.clone());
+            Expr::Block(vec![Stmt::Assign { target, value, span }, Stmt::Yield(assigned)])
         }
         "throw_expression" => {
             let value = node.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
