@@ -161,9 +161,18 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 _ => {}
             });
         }
-        // A loop over handler objects, each declaring the method it takes.
-        Expr::ForEach { targets, iterable, body } => {
-            for class in prog.loop_strategies(targets, iterable, body, id) {
+        // A loop over handler objects, or a search among them, each declaring the
+        // method it takes (in a method's body or a field's default).
+        Expr::ForEach { .. } | Expr::Call { .. } => {
+            for class in strategy_classes(prog, e, id) {
+                let defaults = class.fields.iter().filter_map(|(_, d)| d.as_ref());
+                for d in defaults {
+                    d.walk(&mut |e| {
+                        if let Expr::Str(s) = e {
+                            note(s, None, &mut names);
+                        }
+                    });
+                }
                 for m in prog.own_methods(class) {
                     walk_block(&m.body, &mut |e| match e {
                         Expr::Str(s) => note(s, None, &mut names),
@@ -197,6 +206,22 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         _ => {}
     });
     (names, first.or(Some(f.span)))
+}
+
+/// The handler classes a loop (`for h in handlers: if h.supports(m): ...`) or a search
+/// (`handlers.find(h => h.is(msg))`) over objects the scan cannot list stands for.
+fn strategy_classes<'a>(prog: &Program<'a>, e: &Expr, id: FnId) -> Vec<&'a crate::model::ClassDef> {
+    match e {
+        Expr::ForEach { targets, iterable, body } => prog.loop_strategies(targets, iterable, body, id),
+        Expr::Call { callee, args, .. } if crate::lower::last_segment(callee) == "find" => {
+            let [Expr::FnRef(name)] = args.as_slice() else { return Vec::new() };
+            let Some(pred) = prog.resolve(name, id) else { return Vec::new() };
+            let f = prog.function(pred);
+            let Some(param) = f.params.first() else { return Vec::new() };
+            prog.implementers(&crate::model::methods_on(&f.body, param), id)
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn builds_reply(prog: &Program, id: FnId) -> bool {
@@ -244,13 +269,20 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
                     add(prog.resolve(name, id), c);
                 }
             }
-            Expr::Call { callee, .. } => add(prog.resolve(callee, id), c),
-            // The methods a loop over handler objects calls, in each class it stands for.
-            Expr::ForEach { targets, iterable, body, .. } => {
-                let [target] = targets.as_slice() else { return };
-                for class in prog.loop_strategies(targets, iterable, body, id) {
-                    for m in crate::model::strategy_methods(body, target) {
-                        add(prog.method(&class.name, m, id), c);
+            Expr::Call { callee, .. } => {
+                add(prog.resolve(callee, id), c);
+                // The methods of the handler classes a search stands for.
+                for class in strategy_classes(prog, e, id) {
+                    for m in prog.own_method_ids(class, id) {
+                        add(Some(m), c);
+                    }
+                }
+            }
+            // The methods of the handler classes a loop stands for.
+            Expr::ForEach { .. } => {
+                for class in strategy_classes(prog, e, id) {
+                    for m in prog.own_method_ids(class, id) {
+                        add(Some(m), c);
                     }
                 }
             }

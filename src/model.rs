@@ -624,6 +624,19 @@ pub fn strategy_methods<'b>(block: &'b Block, var: &str) -> Vec<&'b str> {
     if asked && called.len() >= 2 { called } else { Vec::new() }
 }
 
+/// The methods a block calls on `var`, in the order first called.
+pub fn methods_on<'b>(block: &'b Block, var: &str) -> Vec<&'b str> {
+    let mut called: Vec<&str> = Vec::new();
+    walk_block(block, &mut |e| {
+        if let Some(name) = method_on(e, var)
+            && !called.contains(&name)
+        {
+            called.push(name);
+        }
+    });
+    called
+}
+
 /// `var.name(...)`: the name of a method called on `var`.
 fn method_on<'b>(e: &'b Expr, var: &str) -> Option<&'b str> {
     match e {

@@ -452,7 +452,7 @@ impl<'a> Program<'a> {
         &self,
         targets: &[String],
         iterable: &Expr,
-        body: &'a Block,
+        body: &Block,
         from: FnId,
     ) -> Vec<&'a crate::model::ClassDef> {
         let [target] = targets else { return Vec::new() };
@@ -460,6 +460,31 @@ impl<'a> Program<'a> {
             return Vec::new();
         }
         self.implementers(&crate::model::strategy_methods(body, target), from)
+    }
+
+    /// The ids of the functions written in `class`'s own body, and its bases' (what an
+    /// instance of it may run), each class found from where the one below it is.
+    pub fn own_method_ids(&self, class: &crate::model::ClassDef, from: FnId) -> Vec<FnId> {
+        let mut chain = vec![class];
+        while let Some(base) = chain.last().and_then(|c| c.bases.first()).and_then(|b| self.class(b, from)) {
+            if chain.iter().any(|c| std::ptr::eq(*c, base)) || chain.len() > 8 {
+                break;
+            }
+            chain.push(base);
+        }
+        let mut out = Vec::new();
+        for c in chain {
+            let Some(file) = self.file_by_index(c.span.file) else { continue };
+            for (id, (f_file, f)) in self.functions.iter().enumerate() {
+                if std::ptr::eq(*f_file, file)
+                    && f.owner.as_deref() == Some(c.name.as_str())
+                    && !f.body.is_empty()
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
     }
 
     /// The functions written in `class`'s own body (not its bases').

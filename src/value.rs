@@ -256,23 +256,36 @@ impl Value {
 
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
+        let mut unsure = Vec::new();
+        self.split_replies(out, &mut unsure);
+        out.extend(unsure);
+    }
+
+    /// The replies this value is or contains, apart: those sent in an HTTP answer whose
+    /// status the scan cannot compute go to `unsure` (an error status would make the
+    /// answer a refusal of the input, not a reply to it).
+    pub fn split_replies(&self, sure: &mut Vec<Rc<Reply>>, unsure: &mut Vec<Rc<Reply>>) {
         match self {
-            Value::Reply(r) => out.push(r.clone()),
+            Value::Reply(r) => sure.push(r.clone()),
             Value::Instance(..) => {
                 if let Value::Reply(r) = self.serialised() {
-                    out.push(r);
+                    sure.push(r);
                 }
             }
             // A 4xx/5xx answer rejects the input at the transport (auth, bad request): not a reply to it.
             Value::Http(h) if h.status.is_error() => {}
             Value::Http(h) => {
                 if let Some(b) = &h.body {
-                    b.replies(out)
+                    if h.status == HttpStatus::Unknown {
+                        b.replies(unsure)
+                    } else {
+                        b.split_replies(sure, unsure)
+                    }
                 }
             }
-            Value::Array(items) => items.iter().for_each(|v| v.replies(out)),
-            Value::Unknown(items) => items.iter().for_each(|v| v.replies(out)),
-            Value::Variant(_, Some(v)) => v.replies(out),
+            Value::Array(items) => items.iter().for_each(|v| v.split_replies(sure, unsure)),
+            Value::Unknown(items) => items.iter().for_each(|v| v.split_replies(sure, unsure)),
+            Value::Variant(_, Some(v)) => v.split_replies(sure, unsure),
             _ => {}
         }
     }

@@ -52,7 +52,7 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, vec![finding]);
     }
     // Taken the way an unknown method is, by a fallback that answers it: not accepted.
-    let unknown = v.probe(Probe::notification(UNKNOWN_METHOD));
+    let unknown = v.peek(Probe::notification(UNKNOWN_METHOD));
     let fallback_routes: Vec<&Vec<_>> = unknown.paths.iter().map(|p| &p.outcome.route).collect();
     let fallback: Vec<Finding> = run
         .replies()
@@ -72,7 +72,7 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // State that only the bare name sets never completes the real handshake.
     if run.sets_initialized().is_none() {
-        let bare = v.probe(Probe::notification("initialized"));
+        let bare = v.peek(Probe::notification("initialized"));
         if let Some(span) = bare.sets_initialized() {
             let reason = format!(
                 "the initialized state is set only for the bare name `initialized` ({}); `{NAME}` never sets it",

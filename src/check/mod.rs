@@ -132,22 +132,37 @@ impl PathRun {
     /// The JSON-RPC replies this path sends. A path that never looked at the message
     /// answers every message alike (a parse error, an unknown tenant): that is server
     /// state, not dispatch, and so is an input refused with an HTTP error status.
-    fn replies(&self) -> Vec<SentReply<'_>> {
+    /// With `sure_only`, a reply in an HTTP answer whose status the scan cannot compute
+    /// is left out (see [`Value::split_replies`]).
+    fn replies(&self, sure_only: bool) -> Vec<SentReply<'_>> {
         if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
             return Vec::new();
         }
-        let mut found = Vec::new();
-        self.sent(&mut found);
-        found.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path: self }).collect()
+        let (mut sure, mut unsure) = (Vec::new(), Vec::new());
+        self.sent(&mut sure, &mut unsure);
+        if !sure_only {
+            sure.extend(unsure);
+        }
+        sure.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path: self }).collect()
     }
 
-    fn sent(&self, found: &mut Vec<Rc<Reply>>) {
+    /// The first reply whose HTTP status the scan cannot compute.
+    fn unsure_reply(&self) -> Option<Span> {
+        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
+            return None;
+        }
+        let (mut sure, mut unsure) = (Vec::new(), Vec::new());
+        self.sent(&mut sure, &mut unsure);
+        unsure.iter().filter(|r| !r.pre_dispatch).map(|r| r.at()).min()
+    }
+
+    fn sent(&self, sure: &mut Vec<Rc<Reply>>, unsure: &mut Vec<Rc<Reply>>) {
         for e in &self.outcome.effects {
             if let Effect::Emit { value, .. } = e {
-                value.replies(found);
+                value.split_replies(sure, unsure);
             }
         }
-        self.outcome.value.replies(found);
+        self.outcome.value.split_replies(sure, unsure);
     }
 
     /// The path answered with an HTTP error status: it refused the input (no session,
@@ -170,14 +185,27 @@ pub struct ProbeRun {
     pub paths: Vec<PathRun>,
     /// The bound that cut the exploration short, if one did.
     pub cut: Option<Cut>,
+    /// The probe is a notification: a reply is what would be wrong.
+    notification: bool,
 }
 
 impl ProbeRun {
-    /// Replies written out on any path, or returned by an entry (a framework sends those).
+    /// Replies written out on any path, or returned by an entry (a framework sends
+    /// those). To a notification, a reply in an HTTP answer whose status the scan cannot
+    /// compute is no witness (a 4xx would refuse the input): see [`ProbeRun::unsure`].
     pub fn replies(&self) -> Vec<SentReply<'_>> {
-        let mut out: Vec<SentReply> = self.paths.iter().flat_map(PathRun::replies).collect();
+        let mut out: Vec<SentReply> = self.paths.iter().flat_map(|p| p.replies(self.notification)).collect();
         out.sort_by_key(|r| r.reply.at());
         out
+    }
+
+    /// For a notification: the first reply left out of [`ProbeRun::replies`] because the
+    /// HTTP status it goes out with cannot be computed.
+    pub fn unsure(&self) -> Option<Span> {
+        if !self.notification {
+            return None;
+        }
+        self.paths.iter().filter_map(PathRun::unsure_reply).min()
     }
 
     /// The HTTP answers of the paths that start at an HTTP entry: the response
@@ -270,6 +298,9 @@ pub struct ServerView<'p, 'a> {
     /// The first path seen by the check running now that hands an error to callers
     /// the scan cannot see, and its probe.
     unseen_error: RefCell<Option<(Span, Probe)>>,
+    /// The first notification reply seen by the check running now whose HTTP status
+    /// cannot be computed, and its probe.
+    unsure_status: RefCell<Option<(Span, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -290,6 +321,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             cut_seen: RefCell::new(None),
             saw_message: std::cell::Cell::new(false),
             unseen_error: RefCell::new(None),
+            unsure_status: RefCell::new(None),
         }
     }
 
@@ -311,6 +343,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
     pub fn judge(&self, check: &CheckDef) -> Verdict {
         self.cut_seen.borrow_mut().take();
         self.unseen_error.borrow_mut().take();
+        self.unsure_status.borrow_mut().take();
         let verdict = (check.run)(self);
         match (verdict.kind, self.cut_seen.borrow_mut().take()) {
             (VerdictKind::Pass | VerdictKind::Skip, Some((cut, probe))) => Verdict::skip(format!(
@@ -323,6 +356,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
         }
     }
 
+    /// Runs a probe only to compare with another (its cuts, unseen errors and unsure
+    /// statuses are not what the check judges).
+    pub fn peek(&self, probe: Probe) -> Rc<ProbeRun> {
+        self.run_probe(probe)
+    }
+
     pub fn probe(&self, probe: Probe) -> Rc<ProbeRun> {
         let run = self.run_probe(probe.clone());
         if let Some(cut) = run.cut {
@@ -332,7 +371,10 @@ impl<'p, 'a> ServerView<'p, 'a> {
             run.paths.iter().find(|p| !p.transport && p.outcome.saw_message && hands_off_error(&p.outcome))
         {
             let at = self.prog.function(path.entry).span;
-            self.unseen_error.borrow_mut().get_or_insert((at, probe));
+            self.unseen_error.borrow_mut().get_or_insert((at, probe.clone()));
+        }
+        if let Some(at) = run.unsure() {
+            self.unsure_status.borrow_mut().get_or_insert((at, probe));
         }
         run
     }
@@ -394,7 +436,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if paths.iter().any(|p| p.outcome.saw_message) {
             self.saw_message.set(true);
         }
-        let run = Rc::new(ProbeRun { paths, cut });
+        let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
     }
@@ -444,6 +486,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// A pass for a message that gets no reply: silence proves something only
     /// when the scan can see the server reply to something else.
     pub fn silent_pass(&self, reason: String, evidence: Option<Span>) -> Verdict {
+        if let Some((at, probe)) = self.unsure_status.borrow().clone() {
+            return Verdict::skip(format!(
+                "`{}` without an id is answered at {} with an HTTP status the scan cannot compute: an error status would refuse the input, any other would be a reply",
+                probe.method,
+                self.at(at)
+            ));
+        }
         // An error handed back to callers the scan cannot see may become a reply there.
         if let Some((span, probe)) = self.unseen_error.borrow().clone() {
             return Verdict::skip(format!(

@@ -684,6 +684,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.eval(st.clone(), e).iter().all(|(_, v)| matches!(v, Value::Message | Value::Unknown(_)))
             })
         });
+        // `schema.validate(message.params)`, `Params.safeParse(msg.params)`: a probe's
+        // params are well-formed, so they pass the server's own schema.
+        if SCHEMA_CHECKS.contains(&crate::lower::last_segment(callee)) && args.iter().any(reads_params) {
+            let ok = ["valid", "success"].map(|k| (k.to_string(), Value::Bool(true)));
+            return vec![(st, Value::Object(Rc::new(ok.into_iter().collect())))];
+        }
         let touched = (self.touched_id, self.touched_method);
         self.touched_id = false;
         self.touched_method = false;
@@ -693,17 +699,20 @@ impl<'p, 'a> Interp<'p, 'a> {
         let read_message = self.touched_id || self.touched_method;
         self.touched_id |= touched.0;
         self.touched_method |= touched.1;
-        match guard.filter(|_| !read_message) {
+        // The body's answer rests on what the scan cannot see when any path of it is
+        // unknown: then every path that returns gives the name's answer (a `false` from
+        // a catch around the unseen validator is as unknown as the rest).
+        let undecided = out.iter().any(|(_, v)| matches!(v, Value::Unknown(_)));
+        match guard.filter(|_| !read_message && undecided) {
             Some(truth) => out
                 .into_iter()
                 .map(|(mut s, v)| {
-                    if matches!(v, Value::Unknown(_)) {
-                        s.saw_message = true;
-                        self.touched_id = true;
-                        (s, Value::Bool(truth))
-                    } else {
-                        (s, v)
+                    if matches!(s.status, Status::Raised(_)) {
+                        return (s, v);
                     }
+                    s.saw_message = true;
+                    self.touched_id = true;
+                    (s, Value::Bool(truth))
                 })
                 .collect(),
             None => out,
@@ -817,6 +826,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => Value::unknown(),
                 };
                 out.push((s, v));
+                continue;
+            }
+            if crate::lower::last_segment(callee) == "find"
+                && recv.as_ref().is_some_and(|r| !matches!(r, Value::Array(items) if !items.is_empty()))
+                && let [Value::Func(pred)] = vals.as_slice()
+                && let Some(found) = self.find_strategy(&s, *pred, span)
+            {
+                out.extend(found);
                 continue;
             }
             // `InitParams::from($data)`, `Config.load()`: a static method of a class the
@@ -1027,14 +1044,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         out
     }
 
-    fn construct_inner(
+    /// A class's declared fields with their defaults, bases first (a subclass's
+    /// default overrides its base's), and their names.
+    fn declared_fields<'c>(
         &mut self,
-        s: State,
-        class: &crate::model::ClassDef,
-        args: Vec<Value>,
-        names: &[Option<&str>],
-        span: Span,
-    ) -> Vec<(State, Value)> {
+        class: &'c crate::model::ClassDef,
+        unset: &Value,
+    ) -> (Vec<(String, Value)>, Vec<&'c str>)
+    where
+        'p: 'c,
+    {
         let mut chain = vec![class];
         while let Some(base) =
             chain.last().and_then(|c| c.bases.first()).and_then(|b| self.prog.class(b, self.here()))
@@ -1054,7 +1073,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                         .pop()
                         .map(|(_, v)| v)
                         .unwrap_or_else(Value::unknown),
-                    None => Value::Null,
+                    None => unset.clone(),
                 };
                 declared.push(name.as_str());
                 match fields.iter_mut().find(|(k, _)| k == name) {
@@ -1063,6 +1082,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
             }
         }
+        (fields, declared)
+    }
+
+    fn construct_inner(
+        &mut self,
+        s: State,
+        class: &crate::model::ClassDef,
+        args: Vec<Value>,
+        names: &[Option<&str>],
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let (mut fields, declared) = self.declared_fields(class, &Value::Null);
         let this = Value::Instance(class.name.as_str().into(), Rc::new(fields.clone()), span);
         let ctor = ["__init__", "__construct", "constructor", "new"]
             .iter()
@@ -1158,17 +1189,58 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// A loop over objects the scan cannot see that calls methods on each
     /// (`foreach ($this->handlers as $h) if ($h->supports($m)) return $h->handle($m);`):
     /// one instance of each class of the scanned code that has those methods.
-    fn strategies(&self, targets: &[String], body: &crate::model::Block) -> Option<Vec<Value>> {
+    fn strategies(&mut self, targets: &[String], body: &crate::model::Block) -> Option<Vec<Value>> {
         let [target] = targets else { return None };
         let methods = crate::model::strategy_methods(body, target);
-        let classes = self.prog.implementers(&methods, self.here());
-        if classes.is_empty() {
+        let instances = self.instances_of(&methods);
+        (!instances.is_empty()).then_some(instances)
+    }
+
+    /// One instance (its declared defaults set) of each class that has `methods`.
+    fn instances_of(&mut self, methods: &[&str]) -> Vec<Value> {
+        let classes = self.prog.implementers(methods, self.here());
+        classes
+            .into_iter()
+            .map(|c| {
+                // Built by code the scan cannot see (a container): what the constructor
+                // sets is unknown, declared defaults hold.
+                let (fields, _) = self.declared_fields(c, &Value::unknown());
+                Value::Instance(Rc::from(c.name.as_str()), Rc::new(fields), c.span)
+            })
+            .collect()
+    }
+
+    /// `handlers.find(h => h.accepts(msg))` over objects the scan cannot see: the first
+    /// of the classes that have the methods the predicate calls for which it holds
+    /// (null when none does); None when the call is no such search.
+    fn find_strategy(&mut self, s: &State, pred: FnId, span: Span) -> Option<Vec<(State, Value)>> {
+        let f = self.prog.function(pred);
+        let param = f.params.first()?.clone();
+        let methods = crate::model::methods_on(&f.body, &param);
+        let candidates = self.instances_of(&methods);
+        if candidates.is_empty() {
             return None;
         }
-        let instance = |c: &crate::model::ClassDef| {
-            Value::Instance(Rc::from(c.name.as_str()), Rc::new(Vec::new()), c.span)
-        };
-        Some(classes.into_iter().map(instance).collect())
+        let mut out = Vec::new();
+        let mut pending = vec![s.clone()];
+        for candidate in candidates {
+            let mut still = Vec::new();
+            for st in pending {
+                for (s2, v) in self.apply(st, pred, vec![candidate.clone()], span) {
+                    match v.truthy() {
+                        Some(true) => out.push((s2, candidate.clone())),
+                        Some(false) => still.push(s2),
+                        None => {
+                            out.push((s2.clone(), candidate.clone()));
+                            still.push(s2);
+                        }
+                    }
+                }
+            }
+            pending = super::limit(still, &mut self.cut);
+        }
+        out.extend(pending.into_iter().map(|st| (st, Value::Null)));
+        Some(out)
     }
 
     /// The arguments of a call as the callee's parameters see them: positional ones
@@ -1334,6 +1406,19 @@ fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<V
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
+/// Schema validations whose result says `valid` / `success`.
+const SCHEMA_CHECKS: &[&str] = &["validate", "safeParse", "safeValidate"];
+
+/// `message.params`, `msg["params"]`: the message's params.
+fn reads_params(e: &Expr) -> bool {
+    match e {
+        Expr::Var(v) => v.ends_with(".params") || v.ends_with("['params']") || v.ends_with("[\"params\"]"),
+        Expr::Lookup { key, .. } => matches!(key.as_ref(), Expr::Str(k) if k == "params"),
+        Expr::Named { value, .. } => reads_params(value),
+        _ => false,
+    }
+}
+
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

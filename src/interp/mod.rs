@@ -97,36 +97,54 @@ const SINKS: &[&str] = &[
     "put_nowait",
 ];
 
+/// What a predicate on a message says, by its name.
+#[derive(Clone, Copy)]
+enum Guard {
+    /// Holds for a request (a message with an id).
+    Request,
+    /// Holds for a notification.
+    Notification,
+    /// Holds for a response, so for no probe.
+    Response,
+    /// Holds for any well-formed message: an envelope check.
+    WellFormed,
+}
+
 /// Predicates on a message, by name, as the MCP SDKs define them (the TypeScript
-/// SDK's `isJSONRPCRequest` and kin, often re-declared over a schema library): what
-/// each says of a well-formed probe, used when the scan cannot compute the body.
-/// `Some(true)`: holds for a request (it has an id); `Some(false)`: for a
-/// notification; `None`: holds for neither (it tests for a response).
-const MESSAGE_GUARDS: &[(&str, Option<bool>)] = &[
-    ("isJSONRPCRequest", Some(true)),
-    ("isJsonRpcRequest", Some(true)),
-    ("isRequest", Some(true)),
-    ("is_request", Some(true)),
-    ("isJSONRPCNotification", Some(false)),
-    ("isJsonRpcNotification", Some(false)),
-    ("isNotification", Some(false)),
-    ("is_notification", Some(false)),
-    ("isJSONRPCResponse", None),
-    ("isJSONRPCResultResponse", None),
-    ("isJSONRPCError", None),
-    ("isJSONRPCErrorResponse", None),
-    ("isJsonRpcResponse", None),
-    ("isResponse", None),
-    ("is_response", None),
+/// SDK's `isJSONRPCRequest` and kin, often re-declared over a schema library), and
+/// envelope checks (`isValidMessage`): what each says of a well-formed probe, used
+/// when the scan cannot compute the body.
+const MESSAGE_GUARDS: &[(&str, Guard)] = &[
+    ("isJSONRPCRequest", Guard::Request),
+    ("isJsonRpcRequest", Guard::Request),
+    ("isRequest", Guard::Request),
+    ("is_request", Guard::Request),
+    ("isJSONRPCNotification", Guard::Notification),
+    ("isJsonRpcNotification", Guard::Notification),
+    ("isNotification", Guard::Notification),
+    ("is_notification", Guard::Notification),
+    ("isJSONRPCResponse", Guard::Response),
+    ("isJSONRPCResultResponse", Guard::Response),
+    ("isJSONRPCError", Guard::Response),
+    ("isJSONRPCErrorResponse", Guard::Response),
+    ("isJsonRpcResponse", Guard::Response),
+    ("isResponse", Guard::Response),
+    ("is_response", Guard::Response),
+    ("isValidMessage", Guard::WellFormed),
+    ("isValidJSONRPCMessage", Guard::WellFormed),
+    ("isValidJsonRpcMessage", Guard::WellFormed),
+    ("is_valid_message", Guard::WellFormed),
 ];
 
 /// What a message guard named `callee` says of a probe, if `callee` is one.
 fn guard_truth(callee: &str, probe: &Probe) -> Option<bool> {
     let name = crate::lower::last_segment(callee);
-    let (_, holds_for) = MESSAGE_GUARDS.iter().find(|(n, _)| *n == name)?;
-    Some(match holds_for {
-        Some(request) => *request == probe.has_id,
-        None => false,
+    let (_, guard) = MESSAGE_GUARDS.iter().find(|(n, _)| *n == name)?;
+    Some(match guard {
+        Guard::Request => probe.has_id,
+        Guard::Notification => !probe.has_id,
+        Guard::Response => false,
+        Guard::WellFormed => true,
     })
 }
 
