@@ -3,7 +3,6 @@
 use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::group::Transport;
 use crate::interp::{Probe, Value};
-use crate::model::CLIENT_NOTIFICATIONS;
 use crate::value::HttpStatus;
 
 pub fn run(v: &ServerView) -> Verdict {
@@ -16,7 +15,8 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // Every client notification: a 202 arm for `notifications/initialized` does not
     // excuse a fallback that answers the others with 200 and a JSON body.
-    let runs: Vec<_> = CLIENT_NOTIFICATIONS.iter().map(|m| v.probe(Probe::notification(m))).collect();
+    let runs: Vec<_> =
+        v.client_notifications().into_iter().map(|m| v.probe(Probe::notification(m))).collect();
     let answers: Vec<HttpAnswer> = runs.iter().flat_map(|run| run.http_answers()).collect();
     let mut findings: Vec<Finding> = Vec::new();
     let mut good = None;

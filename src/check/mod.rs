@@ -13,7 +13,7 @@ mod version_negotiation;
 
 use crate::group::Server;
 use crate::interp::{Cut, Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
-use crate::model::{FnId, Span};
+use crate::model::{CLIENT_NOTIFICATIONS, FnId, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -439,6 +439,26 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
+    }
+
+    /// The client notifications worth probing: every one the server's code names, and
+    /// one of those it never names (code that never spells a method cannot tell two
+    /// such notifications apart, so probing the others would only repeat the work).
+    pub fn client_notifications(&self) -> Vec<&'static str> {
+        let named = |m: &str| {
+            self.server.methods.contains(m)
+                || self
+                    .server
+                    .files
+                    .iter()
+                    .any(|&i| self.prog.file_by_index(i).is_some_and(|f| f.source.contains(m)))
+        };
+        let mut unnamed_seen = false;
+        CLIENT_NOTIFICATIONS
+            .iter()
+            .copied()
+            .filter(|m| named(m) || !std::mem::replace(&mut unnamed_seen, true))
+            .collect()
     }
 
     /// `path:line` of a span, for reasons.

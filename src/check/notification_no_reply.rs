@@ -2,14 +2,13 @@
 
 use super::{Finding, ServerView, Verdict};
 use crate::interp::Probe;
-use crate::model::CLIENT_NOTIFICATIONS;
 
 pub fn run(v: &ServerView) -> Verdict {
     let mut findings: Vec<Finding> = Vec::new();
     let mut first_failing = None;
     let mut judged = false;
     let mut evidence = None;
-    for method in CLIENT_NOTIFICATIONS {
+    for method in v.client_notifications() {
         let run = v.probe(Probe::notification(method));
         if run.paths.is_empty() {
             continue;
@@ -17,7 +16,7 @@ pub fn run(v: &ServerView) -> Verdict {
         judged = true;
         for sent in run.replies() {
             let kind = if sent.reply.error.is_some() { "an error" } else { "a result" };
-            first_failing.get_or_insert((*method, kind, sent.reply.at()));
+            first_failing.get_or_insert((method, kind, sent.reply.at()));
             match findings.iter_mut().find(|f| f.span == sent.reply.at()) {
                 Some(f) => {
                     if !f.message.contains(method) {

@@ -785,15 +785,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.construct(s, class, vals, &names, span));
                 continue;
             }
-            // `$this->supportedMethod()` in a base class's method, run on an instance of a
-            // subclass: the subclass's override (and the instance as its `self`). A call
-            // the class's own method answers resolves as written, below.
+            // `$this->supportedMethod()` run on an instance: its class's method (a
+            // subclass's override of a base's), with the instance as its `self`, so that
+            // what the instance holds (`this.process`, set or not) decides there too.
             if recv.is_none()
                 && let Some(name) = callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
                 && !name.contains(['.', '['])
                 && let Some(Value::Instance(class, ..)) = s.env.get("self")
                 && let Some(id) = self.prog.method(class, name, self.here())
-                && self.resolve_callee(callee) != Some(id)
             {
                 let this = s.env.get("self").cloned().unwrap_or_else(Value::unknown);
                 let mut bound = self.bind(id, vals, &names);
