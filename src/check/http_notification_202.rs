@@ -16,7 +16,7 @@ pub fn run(v: &ServerView) -> Verdict {
     // Every client notification: a 202 arm for `notifications/initialized` does not
     // excuse a fallback that answers the others with 200 and a JSON body.
     let runs: Vec<_> =
-        v.client_notifications().into_iter().map(|m| v.probe(Probe::notification(m))).collect();
+        v.client_notifications().into_iter().map(|(m, _)| v.probe(Probe::notification(m))).collect();
     let answers: Vec<HttpAnswer> = runs.iter().flat_map(|run| run.http_answers()).collect();
     let mut findings: Vec<Finding> = Vec::new();
     let mut good = None;

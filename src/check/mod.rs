@@ -441,10 +441,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
         run
     }
 
-    /// The client notifications worth probing: every one the server's code names, and
-    /// one of those it never names (code that never spells a method cannot tell two
-    /// such notifications apart, so probing the others would only repeat the work).
-    pub fn client_notifications(&self) -> Vec<&'static str> {
+    /// The client notifications worth probing, each with the notifications it stands
+    /// for: every one the server's code names stands for itself; the first it never
+    /// names stands for all those it never names (code that never spells a method
+    /// cannot tell two such notifications apart, so probing each would only repeat
+    /// the work).
+    pub fn client_notifications(&self) -> Vec<(&'static str, Vec<&'static str>)> {
         let named = |m: &str| {
             self.server.methods.contains(m)
                 || self
@@ -453,12 +455,20 @@ impl<'p, 'a> ServerView<'p, 'a> {
                     .iter()
                     .any(|&i| self.prog.file_by_index(i).is_some_and(|f| f.source.contains(m)))
         };
-        let mut unnamed_seen = false;
-        CLIENT_NOTIFICATIONS
-            .iter()
-            .copied()
-            .filter(|m| named(m) || !std::mem::replace(&mut unnamed_seen, true))
-            .collect()
+        let mut out: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+        let mut unnamed: Option<usize> = None;
+        for &m in CLIENT_NOTIFICATIONS {
+            match unnamed {
+                Some(i) if !named(m) => out[i].1.push(m),
+                _ => {
+                    if !named(m) {
+                        unnamed = Some(out.len());
+                    }
+                    out.push((m, vec![m]));
+                }
+            }
+        }
+        out
     }
 
     /// `path:line` of a span, for reasons.

@@ -8,7 +8,7 @@ pub fn run(v: &ServerView) -> Verdict {
     let mut first_failing = None;
     let mut judged = false;
     let mut evidence = None;
-    for method in v.client_notifications() {
+    for (method, stands_for) in v.client_notifications() {
         let run = v.probe(Probe::notification(method));
         if run.paths.is_empty() {
             continue;
@@ -17,18 +17,22 @@ pub fn run(v: &ServerView) -> Verdict {
         for sent in run.replies() {
             let kind = if sent.reply.error.is_some() { "an error" } else { "a result" };
             first_failing.get_or_insert((method, kind, sent.reply.at()));
-            match findings.iter_mut().find(|f| f.span == sent.reply.at()) {
-                Some(f) => {
-                    if !f.message.contains(method) {
-                        f.message = f.message.replacen("` ", &format!("`, `{method}` "), 1);
-                    }
+            let finding = match findings.iter_mut().find(|f| f.span == sent.reply.at()) {
+                Some(f) => f,
+                None => {
+                    findings.push(Finding {
+                        span: sent.reply.at(),
+                        message: format!(
+                            "replies to `{method}` with {kind}: a notification must get no response"
+                        ),
+                    });
+                    findings.last_mut().expect("just pushed")
                 }
-                None => findings.push(Finding {
-                    span: sent.reply.at(),
-                    message: format!(
-                        "replies to `{method}` with {kind}: a notification must get no response"
-                    ),
-                }),
+            };
+            for m in &stands_for {
+                if !finding.message.contains(&format!("`{m}`")) {
+                    finding.message = finding.message.replacen("` with", &format!("`, `{m}` with"), 1);
+                }
             }
         }
         evidence = evidence.or(run.evidence());
