@@ -311,6 +311,15 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     (calls, refs)
 }
 
+/// The group a dispatcher of group `g` now belongs to (groups move when merged; an
+/// emptied group's members point to where they went).
+fn resolve_group(group_of: &HashMap<FnId, usize>, groups: &[Vec<FnId>], g: usize) -> usize {
+    match groups[g].first() {
+        Some(d) => group_of.get(d).copied().unwrap_or(g),
+        None => g,
+    }
+}
+
 fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
     let mut seen: HashSet<FnId> = start.iter().copied().collect();
     let mut queue: VecDeque<FnId> = start.iter().copied().collect();
@@ -392,6 +401,25 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 group_of.insert(d, groups.len());
                 groups.push(vec![d]);
             }
+        }
+    }
+    // Sibling dispatchers: a function that calls two (requests to one, notifications to
+    // the other) routes between them, so they are one server, entered above both.
+    for callees in &calls {
+        let joined: BTreeSet<usize> = callees.iter().filter_map(|c| group_of.get(c).copied()).collect();
+        let mut it = joined.into_iter();
+        let Some(g) = it.next() else { continue };
+        let g = resolve_group(&group_of, &groups, g);
+        for other in it {
+            let other = resolve_group(&group_of, &groups, other);
+            if other == g {
+                continue;
+            }
+            let moved = std::mem::take(&mut groups[other]);
+            for m in &moved {
+                group_of.insert(*m, g);
+            }
+            groups[g].extend(moved);
         }
     }
     groups.retain(|g| !g.is_empty());
