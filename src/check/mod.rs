@@ -135,34 +135,34 @@ impl PathRun {
     /// With `sure_only`, a reply in an HTTP answer whose status the scan cannot compute
     /// is left out (see [`Value::split_replies`]).
     fn replies(&self, sure_only: bool) -> Vec<SentReply<'_>> {
-        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
-            return Vec::new();
-        }
-        let (mut sure, mut unsure) = (Vec::new(), Vec::new());
-        self.sent(&mut sure, &mut unsure);
+        let (mut sure, unsure) = self.sent();
         if !sure_only {
             sure.extend(unsure);
         }
-        sure.into_iter().filter(|r| !r.pre_dispatch).map(|reply| SentReply { reply, path: self }).collect()
+        sure.into_iter().map(|reply| SentReply { reply, path: self }).collect()
     }
 
     /// The first reply whose HTTP status the scan cannot compute.
     fn unsure_reply(&self) -> Option<Span> {
-        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
-            return None;
-        }
-        let (mut sure, mut unsure) = (Vec::new(), Vec::new());
-        self.sent(&mut sure, &mut unsure);
-        unsure.iter().filter(|r| !r.pre_dispatch).map(|r| r.at()).min()
+        self.sent().1.iter().map(|r| r.at()).min()
     }
 
-    fn sent(&self, sure: &mut Vec<Rc<Reply>>, unsure: &mut Vec<Rc<Reply>>) {
+    /// The replies that count (see [`PathRun::replies`]), apart by whether the HTTP
+    /// status they go out with is known.
+    fn sent(&self) -> (Vec<Rc<Reply>>, Vec<Rc<Reply>>) {
+        let (mut sure, mut unsure) = (Vec::new(), Vec::new());
+        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
+            return (sure, unsure);
+        }
         for e in &self.outcome.effects {
             if let Effect::Emit { value, .. } = e {
-                value.split_replies(sure, unsure);
+                value.split_replies(&mut sure, &mut unsure);
             }
         }
-        self.outcome.value.split_replies(sure, unsure);
+        self.outcome.value.split_replies(&mut sure, &mut unsure);
+        sure.retain(|r| !r.pre_dispatch);
+        unsure.retain(|r| !r.pre_dispatch);
+        (sure, unsure)
     }
 
     /// The path answered with an HTTP error status: it refused the input (no session,
@@ -393,35 +393,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             let outs = interp.run(entry.function);
             self.work_left.set(self.work_left.get().saturating_sub(interp.work()));
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
-                let f = self.prog.function(entry.function);
-                eprintln!(
-                    "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}, {} steps",
-                    probe,
-                    f.name,
-                    f.span.line,
-                    outs.len(),
-                    interp.cut,
-                    interp.work()
-                );
-                for o in &outs {
-                    let line = |s: Option<Span>| s.map_or(0, |s| s.line);
-                    let route: Vec<String> = o
-                        .route
-                        .iter()
-                        .map(|(s, t)| format!("{}{}", s.line, if *t { "+" } else { "-" }))
-                        .collect();
-                    let compact = |x: String| x.split_whitespace().collect::<Vec<_>>().join(" ");
-                    eprintln!(
-                        "  saw={} raised={} id_check={} method={} route=[{}]\n    value {}\n    effects {}",
-                        o.saw_message,
-                        o.raised,
-                        line(o.id_check),
-                        line(o.method_branch),
-                        route.join(" "),
-                        compact(format!("{:?}", o.value)),
-                        compact(format!("{:?}", o.effects)),
-                    );
-                }
+                self.print_outcomes(&probe, entry.function, &interp, &outs);
             }
             for outcome in outs {
                 paths.push(PathRun {
@@ -439,6 +411,36 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
+    }
+
+    /// `MCP_CONFORM_DEBUG=1`: a probe's outcomes from one entry, one line each.
+    fn print_outcomes(&self, probe: &Probe, entry: FnId, interp: &Interp, outs: &[Outcome]) {
+        let f = self.prog.function(entry);
+        eprintln!(
+            "probe {:?} entry {} ({}) -> {} outcomes, cut {:?}, {} steps",
+            probe,
+            f.name,
+            f.span.line,
+            outs.len(),
+            interp.cut,
+            interp.work()
+        );
+        for o in outs {
+            let line = |s: Option<Span>| s.map_or(0, |s| s.line);
+            let route: Vec<String> =
+                o.route.iter().map(|(s, t)| format!("{}{}", s.line, if *t { "+" } else { "-" })).collect();
+            let compact = |x: String| x.split_whitespace().collect::<Vec<_>>().join(" ");
+            eprintln!(
+                "  saw={} raised={} id_check={} method={} route=[{}]\n    value {}\n    effects {}",
+                o.saw_message,
+                o.raised,
+                line(o.id_check),
+                line(o.method_branch),
+                route.join(" "),
+                compact(format!("{:?}", o.value)),
+                compact(format!("{:?}", o.effects)),
+            );
+        }
     }
 
     /// The client notifications worth probing, each with the notifications it stands

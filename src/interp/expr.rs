@@ -968,7 +968,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// Calls a function with bound arguments and carries each outcome back onto the path.
-    fn apply(&mut self, s: State, id: FnId, args: Vec<Value>, span: Span) -> Vec<(State, Value)> {
+    pub(super) fn apply(&mut self, s: State, id: FnId, args: Vec<Value>, span: Span) -> Vec<(State, Value)> {
         self.apply_with(s, id, args, span, &[])
     }
 
@@ -1045,7 +1045,7 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// A class's declared fields with their defaults, bases first (a subclass's
     /// default overrides its base's), and their names.
-    fn declared_fields<'c>(
+    pub(super) fn declared_fields<'c>(
         &mut self,
         class: &'c crate::model::ClassDef,
         unset: &Value,
@@ -1183,63 +1183,6 @@ impl<'p, 'a> Interp<'p, 'a> {
             states = next;
         }
         states
-    }
-
-    /// A loop over objects the scan cannot see that calls methods on each
-    /// (`foreach ($this->handlers as $h) if ($h->supports($m)) return $h->handle($m);`):
-    /// one instance of each class of the scanned code that has those methods.
-    fn strategies(&mut self, targets: &[String], body: &crate::model::Block) -> Option<Vec<Value>> {
-        let [target] = targets else { return None };
-        let methods = crate::model::strategy_methods(body, target);
-        let instances = self.instances_of(&methods);
-        (!instances.is_empty()).then_some(instances)
-    }
-
-    /// One instance (its declared defaults set) of each class that has `methods`.
-    fn instances_of(&mut self, methods: &[&str]) -> Vec<Value> {
-        let classes = self.prog.implementers(methods, self.here());
-        classes
-            .into_iter()
-            .map(|c| {
-                // Built by code the scan cannot see (a container): what the constructor
-                // sets is unknown, declared defaults hold.
-                let (fields, _) = self.declared_fields(c, &Value::unknown());
-                Value::Instance(Rc::from(c.name.as_str()), Rc::new(fields), c.span)
-            })
-            .collect()
-    }
-
-    /// `handlers.find(h => h.accepts(msg))` over objects the scan cannot see: the first
-    /// of the classes that have the methods the predicate calls for which it holds
-    /// (null when none does); None when the call is no such search.
-    fn find_strategy(&mut self, s: &State, pred: FnId, span: Span) -> Option<Vec<(State, Value)>> {
-        let f = self.prog.function(pred);
-        let param = f.params.first()?.clone();
-        let methods = crate::model::methods_on(&f.body, &param);
-        let candidates = self.instances_of(&methods);
-        if candidates.is_empty() {
-            return None;
-        }
-        let mut out = Vec::new();
-        let mut pending = vec![s.clone()];
-        for candidate in candidates {
-            let mut still = Vec::new();
-            for st in pending {
-                for (s2, v) in self.apply(st, pred, vec![candidate.clone()], span) {
-                    match v.truthy() {
-                        Some(true) => out.push((s2, candidate.clone())),
-                        Some(false) => still.push(s2),
-                        None => {
-                            out.push((s2.clone(), candidate.clone()));
-                            still.push(s2);
-                        }
-                    }
-                }
-            }
-            pending = super::limit(still, &mut self.cut);
-        }
-        out.extend(pending.into_iter().map(|st| (st, Value::Null)));
-        Some(out)
     }
 
     /// The arguments of a call as the callee's parameters see them: positional ones

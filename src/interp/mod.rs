@@ -18,6 +18,7 @@ use std::rc::Rc;
 mod branch;
 mod expr;
 mod join;
+mod strategy;
 
 /// At most this many paths are followed through one block.
 const MAX_PATHS: usize = 48;
