@@ -173,8 +173,8 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                         }
                     });
                 }
-                for m in prog.own_methods(class) {
-                    walk_block(&m.body, &mut |e| match e {
+                for m in prog.own_method_ids(class, id) {
+                    walk_block(&prog.function(m).body, &mut |e| match e {
                         Expr::Str(s) => note(s, None, &mut names),
                         // `McpMethod::INITIALIZE`: a constant holding the name.
                         Expr::Var(c) => {

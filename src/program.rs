@@ -462,7 +462,7 @@ impl<'a> Program<'a> {
         self.implementers(&crate::model::strategy_methods(body, target), from)
     }
 
-    /// The ids of the functions written in `class`'s own body, and its bases' (what an
+    /// The ids of the methods written in `class`'s own body and its bases' (what an
     /// instance of it may run), each class found from where the one below it is.
     pub fn own_method_ids(&self, class: &crate::model::ClassDef, from: FnId) -> Vec<FnId> {
         let mut chain = vec![class];
@@ -485,14 +485,6 @@ impl<'a> Program<'a> {
             }
         }
         out
-    }
-
-    /// The functions written in `class`'s own body (not its bases').
-    pub fn own_methods(&self, class: &crate::model::ClassDef) -> impl Iterator<Item = &'a Function> {
-        let file = self.file_by_index(class.span.file);
-        file.into_iter()
-            .flat_map(|f| f.functions.iter())
-            .filter(move |f| f.owner.as_deref() == Some(class.name.as_str()))
     }
 
     /// The method `name` of `class` or the nearest base that defines it with a body
