@@ -398,6 +398,9 @@ pub struct FileFacts {
     /// Struct fields whose JSON member has another name: serde `rename`/`rename_all`
     /// attributes (Rust), `json:"..."` tags (Go). `(field, member)`.
     pub json_names: Vec<(String, String)>,
+    /// Fields whose type names a class, as declared (`private SystemHandler $system;`,
+    /// `handler: Arc<Handler>`, `server: McpServer`): `(owner, field, class)`.
+    pub field_types: Vec<(String, String, String)>,
     /// Module-level names that functions declare `global` and so may change at run
     /// time (a session id set by `initialize`): their initial value says nothing.
     pub state: Vec<String>,

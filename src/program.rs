@@ -41,6 +41,9 @@ pub struct Program<'a> {
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
     /// The classes that name each class among their bases.
     subclasses: HashMap<&'a str, Vec<&'a crate::model::ClassDef>>,
+    /// The classes a field of a class holds: as declared, or as a method of the
+    /// class builds it (`$this->handler = new Handler()`). `(owner, field)`.
+    field_types: HashMap<(&'a str, &'a str), Vec<&'a str>>,
 }
 
 struct Registered {
@@ -241,6 +244,33 @@ impl<'a> Program<'a> {
                 }
             }
         }
+        let mut field_types: HashMap<(&str, &str), Vec<&str>> = HashMap::default();
+        for file in files {
+            for (owner, field, class) in &file.field_types {
+                field_types.entry((owner.as_str(), field.as_str())).or_default().push(class.as_str());
+            }
+        }
+        for (_, f) in &functions {
+            let Some(owner) = f.owner.as_deref() else { continue };
+            for s in &f.body {
+                if let Stmt::Assign { target, value: Expr::Call { callee, receiver: None, .. }, .. } = s
+                    && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
+                    && !field.contains(['.', '['])
+                {
+                    // `new Handler(...)`, `Handler(...)`, `Handler::new(...)`.
+                    let class = callee.strip_suffix("::new").unwrap_or(callee);
+                    if class.starts_with(|c: char| c.is_ascii_uppercase())
+                        && class.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    {
+                        field_types.entry((owner, field)).or_default().push(class);
+                    }
+                }
+            }
+        }
+        for classes in field_types.values_mut() {
+            classes.sort_unstable();
+            classes.dedup();
+        }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let mut prog = Program {
             go_local: HashMap::default(),
@@ -249,6 +279,7 @@ impl<'a> Program<'a> {
             json_by_field,
             classes,
             subclasses,
+            field_types,
             files,
             file_index,
             functions,
@@ -387,6 +418,29 @@ impl<'a> Program<'a> {
             }
         }
         best.map(|(_, c)| c).or(fallback)
+    }
+
+    /// The one class a field of `owner` (or of a class it extends) holds, when the
+    /// declarations and constructions the scan read agree on it.
+    pub fn field_class(&self, owner: &str, field: &str, from: FnId) -> Option<&'a str> {
+        let mut queue = vec![owner.to_string()];
+        let mut seen = 0;
+        while let Some(c) = queue.pop() {
+            seen += 1;
+            if seen > 16 {
+                break;
+            }
+            if let Some(classes) = self.field_types.get(&(c.as_str(), field)) {
+                return match classes.as_slice() {
+                    [one] => Some(one),
+                    _ => None,
+                };
+            }
+            if let Some(def) = self.class(&c, from) {
+                queue.extend(def.bases.iter().rev().cloned());
+            }
+        }
+        None
     }
 
     /// The classes of the scanned code an unknown object may be, judged by what is

@@ -104,7 +104,9 @@ pub fn run(v: &ServerView) -> Verdict {
             Some(span),
         );
     }
-    if let Some(span) = not_found {
+    // A result on some path says initialize is handled there: the fallback on another
+    // (a handler table the scan could not read) is no witness of a missing handler.
+    if let (Some(span), None) = (not_found, unreadable) {
         let f = Finding {
             span,
             message: "`initialize` reaches the unknown-method fallback: there is no initialize handler"

@@ -614,6 +614,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             return Value::Bool(self.prog.registration(key, here).is_some());
         }
         match collection {
+            // No table or list of the scanned code holds the method no server names.
+            Value::Unknown(_) if key == crate::value::UNKNOWN_METHOD && matches!(item, Value::Method(_)) => {
+                Value::Bool(false)
+            }
             Value::Object(entries) => Value::Bool(entries.iter().any(|(k, _)| k == key)),
             Value::Array(items) => {
                 if items.iter().all(|i| matches!(i, Value::Str(_))) {
@@ -636,6 +640,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         // An element of a list the scan could not follow is one of the values it carries.
         if let (Value::Unknown(parts), Value::Int(_)) = (collection, key) {
             return Value::Unknown(parts.clone());
+        }
+        // No table of the scanned code holds the method no server names, even one the
+        // scan cannot read.
+        if let (Value::Unknown(_), Value::Method(m)) = (collection, key)
+            && m == crate::value::UNKNOWN_METHOD
+        {
+            return Value::Null;
         }
         let k = match key {
             Value::Method(m) => m.clone(),
@@ -763,7 +774,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let name = crate::lower::last_segment(callee);
                 if let Some(id) = self.prog.method(class, name, self.here()) {
                     let mut bound = self.bind(id, vals, &names);
-                    bound.push(recv.clone().unwrap_or_else(Value::unknown));
+                    self.push_self(id, &mut bound, recv.clone().unwrap_or_else(Value::unknown));
                     out.extend(self.apply(s, id, bound, span));
                     continue;
                 }
@@ -785,6 +796,30 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.construct(s, class, vals, &names, span));
                 continue;
             }
+            // `super().to_dict()` in an override: the base's method on the same instance;
+            // a serialiser no base of the scanned code defines is the library's (pydantic's
+            // `model_dump`), which writes the instance's fields.
+            if recv.is_none()
+                && let Some(name) = callee.strip_prefix(crate::lower::SUPER_CALL)
+                && let Some(this @ Value::Instance(..)) = s.env.get("self").cloned()
+            {
+                let owner = self.prog.function(self.here()).owner.clone();
+                let bases = owner
+                    .and_then(|o| self.prog.class(&o, self.here()))
+                    .map(|c| c.bases.clone())
+                    .unwrap_or_default();
+                let base = bases.iter().find_map(|b| self.prog.method(b, name, self.here()));
+                match base {
+                    Some(id) => {
+                        let mut bound = self.bind(id, vals, &names);
+                        self.push_self(id, &mut bound, this);
+                        out.extend(self.apply(s, id, bound, span));
+                    }
+                    None if SERIALISERS.contains(&name) => out.push((s, this.serialised())),
+                    None => out.push((s, Value::unknown())),
+                }
+                continue;
+            }
             // `$this->supportedMethod()` run on an instance: its class's method (a
             // subclass's override of a base's), with the instance as its `self`, so that
             // what the instance holds (`this.process`, set or not) decides there too.
@@ -796,7 +831,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             {
                 let this = s.env.get("self").cloned().unwrap_or_else(Value::unknown);
                 let mut bound = self.bind(id, vals, &names);
-                bound.push(this);
+                self.push_self(id, &mut bound, this);
                 out.extend(self.apply(s, id, bound, span));
                 continue;
             }
@@ -849,6 +884,64 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;
             }
+            // `$this->system->ping()`, `self.connection.send(r)` on a field the path does not
+            // hold: the method of the class the field is declared with (or built as), on an
+            // instance of it as declared.
+            if let Some(Expr::Var(held)) = receiver
+                && let Some(field) = held.strip_prefix("self.").or_else(|| held.strip_prefix("this."))
+                && !field.contains(['.', '['])
+                && !matches!(recv, Some(Value::Instance(..)))
+                && let Some(owner) = self.prog.function(self.here()).owner.clone()
+                && let Some(class) = self.prog.field_class(&owner, field, self.here())
+                && let Some(id) = self.prog.method(class, crate::lower::last_segment(callee), self.here())
+            {
+                // Built by its constructor from arguments the scan does not know, so that
+                // what the constructor sets (a handler table) is there.
+                let this = match self.field_instances.get(class) {
+                    Some(v) => v.clone(),
+                    None => {
+                        // Unknown while it is built (a constructor that reaches itself).
+                        let bare = Value::Instance(class.into(), Rc::new(Vec::new()), span);
+                        self.field_instances.insert(class.to_string(), bare.clone());
+                        let built = match self.prog.class(class, self.here()) {
+                            Some(def) => {
+                                self.construct(State::new(BTreeMap::new()), def, Vec::new(), &[], span)
+                            }
+                            None => Vec::new(),
+                        };
+                        let v = match built.as_slice() {
+                            [(_, v @ Value::Instance(..))] => v.clone(),
+                            _ => bare,
+                        };
+                        self.field_instances.insert(class.to_string(), v.clone());
+                        v
+                    }
+                };
+                let mut bound = self.bind(id, vals, &names);
+                self.push_self(id, &mut bound, this);
+                let before = s.clone();
+                let results = self.apply(s, id, bound, span);
+                // A helper object's method that answers nothing of interest on any path
+                // (`self._stats.record(x)`: no reply, nothing written out) is one path, as
+                // a call the scan does not follow: the helper's own branches (and its
+                // exceptions) are not the server's.
+                let quiet = results.iter().all(|(st, v)| {
+                    !v.interesting()
+                        && st.effects[before.effects.len().min(st.effects.len())..].iter().all(|e| match e {
+                            Effect::Wrote { value, .. } => !value.interesting(),
+                            // A helper's own flag (`self._started = True` in an accumulator).
+                            Effect::SetInitialized(_) => true,
+                            Effect::Emit { .. } => false,
+                        })
+                });
+                if results.len() > 1 && quiet {
+                    let values: Vec<Value> = results.into_iter().map(|(_, v)| v).collect();
+                    out.push((before, join(&values)));
+                } else {
+                    out.extend(results);
+                }
+                continue;
+            }
             let target = match (callee, &recv) {
                 ("()", Some(Value::Func(id))) => Some(*id),
                 ("()", _) => None,
@@ -865,7 +958,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if let Some(Value::Message) = &recv
                     && self.prog.function(id).owner.is_some()
                 {
-                    vals.push(Value::Message);
+                    self.push_self(id, &mut vals, Value::Message);
                 }
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
@@ -886,6 +979,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             if let Some(v) = builtin(callee, &vals) {
                 out.push((s, v));
+                continue;
+            }
+            // `Request.model_validate(msg)`, `RequestSchema.parse(msg)`: the message read
+            // into a model by a library (a well-formed probe validates): the message.
+            if MODEL_READERS.contains(&name) && vals.iter().any(|v| matches!(v, Value::Message)) {
+                out.push((s, Value::Message));
                 continue;
             }
             if let Some(v) = recv.as_ref().and_then(|r| unwrap_with_default(name, r, &vals)) {
@@ -1100,7 +1199,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         match ctor {
             Some(id) => {
                 let mut bound = self.bind(id, args, names);
-                bound.push(this);
+                self.push_self(id, &mut bound, this);
                 let paths: Vec<State> =
                     self.apply(s, id, bound.clone(), span).into_iter().map(|(s2, _)| s2).collect();
                 // The instance as the constructor left it, on each of its paths.
@@ -1187,6 +1286,17 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// The arguments of a call as the callee's parameters see them: positional ones
     /// in order, named ones by name, and a parameter left out takes its default.
+    /// Appends a method's `self` after its bound arguments, the parameters a call
+    /// leaves out (optional ones, `**kwargs`) unknown, so that `self` is where the
+    /// callee looks for it.
+    pub(super) fn push_self(&self, id: FnId, bound: &mut Vec<Value>, this: Value) {
+        let params = self.prog.function(id).params.len();
+        if bound.len() < params {
+            bound.resize(params, Value::unknown());
+        }
+        bound.push(this);
+    }
+
     fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
         let f = self.prog.function(id);
         if names.iter().all(Option::is_none) && (f.defaults.is_empty() || vals.len() >= f.params.len()) {
@@ -1348,6 +1458,19 @@ fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<V
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
+/// Library calls that read a decoded message into a model of it (pydantic, zod,
+/// dataclass helpers), called on the model's class or schema.
+const MODEL_READERS: &[&str] = &[
+    "model_validate",
+    "parse_obj",
+    "validate_python",
+    "from_dict",
+    "parse",
+    "fromArray",
+    "fromJson",
+    "from_json",
+];
+
 /// Schema validations whose result says `valid` / `success`.
 const SCHEMA_CHECKS: &[&str] = &["validate", "safeParse", "safeValidate"];
 

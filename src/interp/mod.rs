@@ -249,6 +249,8 @@ pub struct Interp<'p, 'a> {
     fixpoint_changed: bool,
     in_progress: HashSet<(FnId, Vec<Value>)>,
     globals_cache: HashMap<(String, u32), Value>,
+    /// Instances of classes that fields are declared with, built once per probe.
+    field_instances: HashMap<String, Value>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
     anchors: HashSet<FnId>,
     /// The functions being evaluated, innermost last.
@@ -285,6 +287,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             fixpoint_changed: false,
             in_progress: HashSet::default(),
             globals_cache: HashMap::default(),
+            field_instances: HashMap::default(),
             depth: 0,
             steps: 0,
             work: 0,

@@ -18,6 +18,43 @@ use tree_sitter::Node;
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
 /// answer, a line on standard output): no function of the scanned code has this name.
 pub const EMIT: &str = "mcp-conform/emit";
+/// The prefix of a call to the base class's method from an override (`super().m()`,
+/// `super.m()`, `parent::m()`): `super.m`.
+pub const SUPER_CALL: &str = "super.";
+
+/// The class a type annotation names, when it names exactly one apart from the
+/// wrappers and nullability around it: `?SystemHandler`, `Arc<Mutex<Handler>>`,
+/// `*Server`, `Optional[Handler]`, `McpServer | undefined` -> the class's name.
+pub fn type_class(text: &str) -> Option<String> {
+    const WRAPPERS: &[&str] =
+        &["Arc", "Rc", "Box", "Mutex", "RwLock", "RefCell", "Cell", "Option", "Optional", "Weak"];
+    const NOTHING: &[&str] = &["null", "None", "undefined", "nil"];
+    let mut t = text.trim();
+    for prefix in ["?", "*", "&", "mut ", "readonly ", "dyn ", "impl "] {
+        t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+    }
+    let alternatives: Vec<&str> = t.split('|').map(str::trim).filter(|a| !NOTHING.contains(a)).collect();
+    if alternatives.len() != 1 {
+        return None;
+    }
+    let t = alternatives[0];
+    if t.len() != text.trim().len() {
+        return type_class(t);
+    }
+    if let Some(open) = t.find(['<', '[']) {
+        let outer = last_segment(&t[..open]);
+        if WRAPPERS.contains(&outer) {
+            let inner = t[open + 1..].strip_suffix(['>', ']'])?;
+            return type_class(inner);
+        }
+        return type_class(&t[..open]).filter(|_| !t[..open].is_empty());
+    }
+    let name = t.rsplit(['.', ':', '\\']).next().unwrap_or(t);
+    let class = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    class.then(|| name.to_string())
+}
+
 /// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
 pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
@@ -242,6 +279,7 @@ pub fn lower(
         http_handlers: Vec::new(),
         state: Vec::new(),
         json_names: Vec::new(),
+        field_types: Vec::new(),
         classes: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),
@@ -368,6 +406,8 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
             matches!(last, "loads" | "load")
                 && matches!(qualifier, "json" | "orjson" | "ujson" | "simplejson")
                 || matches!(last, "get_json")
+                // A model read from the raw text (pydantic): the message, typed.
+                || matches!(last, "model_validate_json" | "parse_raw" | "validate_json") && !qualifier.is_empty()
         }
         Language::TypeScript | Language::JavaScript => callee == "JSON.parse",
         Language::Php => matches!(callee, "json_decode" | "get_json_params"),
@@ -547,6 +587,7 @@ const HTTP_RESPONSES: &[&str] = &[
     "jsonify",
     "make_response",
     "HttpResponse",
+    "JsonResponse",
 ];
 
 /// A method call `receiver.name(args)`, or a plain call when `receiver` is None.

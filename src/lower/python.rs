@@ -228,6 +228,9 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                     }
                 }
             }
+            if target == "urlpatterns" {
+                note_url_patterns(ctx, right, facts);
+            }
             let value = expr(ctx, right);
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 out.push(Stmt::SetInitialized { span });
@@ -282,6 +285,32 @@ fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
                 facts.http_handlers.push(ctx.text(a).to_string());
             }
         }
+    }
+}
+
+/// Django's `urlpatterns = [path("mcp/", views.mcp_endpoint), ...]`: each view a
+/// route names (through `csrf_exempt(...)` and the like) is an HTTP handler.
+fn note_url_patterns(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    if node.kind() == "call"
+        && let Some(func) = node.child_by_field_name("function")
+        && matches!(ctx.text(func), "path" | "re_path" | "url")
+        && let Some(view) = node.child_by_field_name("arguments").and_then(|a| children(a).into_iter().nth(1))
+    {
+        let mut view = view;
+        // `csrf_exempt(views.mcp)`: the view inside the wrapper.
+        while view.kind() == "call"
+            && let Some(inner) =
+                view.child_by_field_name("arguments").and_then(|a| children(a).into_iter().next())
+        {
+            view = inner;
+        }
+        if matches!(view.kind(), "identifier" | "attribute") {
+            facts.http_handlers.push(super::last_segment(ctx.text(view)).to_string());
+        }
+        return;
+    }
+    for c in children(node) {
+        note_url_patterns(ctx, c, facts);
     }
 }
 
@@ -372,6 +401,9 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         let Some(left) = a.child_by_field_name("left").filter(|l| l.kind() == "identifier") else { continue };
         let default = a.child_by_field_name("right").map(|r| expr(ctx, r));
         fields.push((ctx.text(left).to_string(), default));
+        if let Some(class) = a.child_by_field_name("type").and_then(|t| super::type_class(ctx.text(t))) {
+            facts.field_types.push((name.to_string(), ctx.text(left).to_string(), class));
+        }
     }
     facts.classes.push(crate::model::ClassDef {
         name: name.to_string(),
@@ -735,6 +767,17 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
                 || object_text.ends_with("log")
             {
                 return Expr::opaque(args);
+            }
+            // `super().to_dict()`: the base class's method, run on `self`.
+            if object_text == "super()" {
+                let name = func.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
+                args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
+                return Expr::Call {
+                    callee: format!("{}{name}", super::SUPER_CALL),
+                    receiver: None,
+                    args,
+                    span,
+                };
             }
             let receiver = match object {
                 Some(o) if !matches!(ctx.text(o), "self" | "cls") => Some(expr(ctx, o)),

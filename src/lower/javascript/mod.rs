@@ -369,6 +369,27 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             {
                 let default = member.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
                 fields.push((ctx.text(k).to_string(), default));
+                if let Some(t) = member.child_by_field_name("type")
+                    && let Some(c) = super::type_class(ctx.text(t).trim_start_matches(':'))
+                {
+                    facts.field_types.push((class.clone(), ctx.text(k).to_string(), c));
+                }
+            }
+            // `constructor(private server: McpServer)`: a parameter property.
+            if member.kind() == "method_definition"
+                && member.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "constructor")
+            {
+                for p in member.child_by_field_name("parameters").map(children).unwrap_or_default() {
+                    let property =
+                        children(p).iter().any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
+                    if property
+                        && let (Some(n), Some(t)) =
+                            (p.child_by_field_name("pattern"), p.child_by_field_name("type"))
+                        && let Some(c) = super::type_class(ctx.text(t).trim_start_matches(':'))
+                    {
+                        facts.field_types.push((class.clone(), ctx.text(n).to_string(), c));
+                    }
+                }
             }
         }
         facts.classes.push(crate::model::ClassDef {
@@ -774,6 +795,13 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         return Expr::unknown();
     }
+    // `this.handlePing.bind(this)`: the same function (its `this` is the instance).
+    if last == "bind"
+        && arg_nodes.len() <= 1
+        && let Some(f) = receiver_node.filter(|r| matches!(r.kind(), "member_expression" | "identifier"))
+    {
+        return expr(ctx, js, f, facts);
+    }
     // `http.createServer(cb)`, `Deno.serve(cb)`, `Bun.serve({ fetch })`: the callback answers HTTP.
     if frameworks::SERVER_CALLS.contains(&last.as_str()) && !arg_nodes.is_empty() {
         let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
@@ -863,7 +891,8 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         return h;
     }
     let receiver = match receiver_node {
-        Some(r) if ctx.text(r) != "this" => Some(expr(ctx, js, r, facts)),
+        Some(r) if matches!(ctx.text(r), "this" | "super") => None,
+        Some(r) => Some(expr(ctx, js, r, facts)),
         _ => None,
     };
     if !matches!(func.kind(), "identifier" | "member_expression") {

@@ -272,6 +272,9 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
                     let default =
                         default.filter(|v| v.kind() != "variable_name").map(|v| expr(ctx, v, facts));
                     fields.push((var_name(ctx, *var), default));
+                    if let Some(class) = declared_type(ctx, d) {
+                        facts.field_types.push((name.to_string(), var_name(ctx, *var), class));
+                    }
                 }
             }
             "method_declaration"
@@ -282,6 +285,9 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
                         && let Some(n) = p.child_by_field_name("name")
                     {
                         fields.push((var_name(ctx, n), None));
+                        if let Some(class) = declared_type(ctx, p) {
+                            facts.field_types.push((name.to_string(), var_name(ctx, n), class));
+                        }
                     }
                 }
             }
@@ -294,6 +300,14 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         fields,
         span: ctx.span(node),
     });
+}
+
+/// The class a property or promoted parameter is declared with (`private ?Handler $h`).
+fn declared_type(ctx: &Ctx, node: Node) -> Option<String> {
+    let ty = node.child_by_field_name("type").or_else(|| {
+        children(node).into_iter().find(|c| matches!(c.kind(), "named_type" | "optional_type" | "union_type"))
+    })?;
+    super::type_class(ctx.text(ty))
 }
 
 /// `#[Route('/mcp', methods: ['POST'])]` on a controller method.
@@ -762,6 +776,10 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // Calls on `$this`, `self::` and `static::` are the class's own methods.
     if matches!(object_text, "$this" | "self" | "static") {
         return call(format!("self.{name}"), None, args, Vec::new(), span);
+    }
+    // `parent::jsonSerialize()`: the base class's method, run on `$this`.
+    if object_text == "parent" {
+        return call(format!("{}{name}", super::SUPER_CALL), None, args, Vec::new(), span);
     }
     if name == "get_json_params" || name == "get_body" {
         ctx.saw_http = true;

@@ -500,8 +500,14 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     let rule =
         attribute_text(item).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename_all"));
     let Some(body) = item.child_by_field_name("body") else { return };
+    let owner = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
     for field in children(body).into_iter().filter(|c| c.kind() == "field_declaration") {
         let Some(name) = field.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
+        if let (Some(owner), Some(class)) =
+            (&owner, field.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t))))
+        {
+            facts.field_types.push((owner.clone(), name.clone(), class));
+        }
         let explicit = attribute_text(field)
             .iter()
             .filter(|t| t.contains("serde"))
