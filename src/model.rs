@@ -401,6 +401,10 @@ pub struct FileFacts {
     /// Fields whose type names a class, as declared (`private SystemHandler $system;`,
     /// `handler: Arc<Handler>`, `server: McpServer`): `(owner, field, class)`.
     pub field_types: Vec<(String, String, String)>,
+    /// Types with an `id` member a message may be decoded into (serde structs,
+    /// pydantic models), and whether the member is required (not optional, no
+    /// default): a message without an id does not decode into those.
+    pub id_members: Vec<(String, bool)>,
     /// Module-level names that functions declare `global` and so may change at run
     /// time (a session id set by `initialize`): their initial value says nothing.
     pub state: Vec<String>,

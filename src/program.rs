@@ -420,6 +420,19 @@ impl<'a> Program<'a> {
         best.map(|(_, c)| c).or(fallback)
     }
 
+    /// Whether a message without an id fails to decode into the type `name`: its
+    /// nearest definition in the caller's language requires its `id` member.
+    pub fn requires_id(&self, name: &str, from: FnId) -> bool {
+        let here = self.file_of(from);
+        let language = family(here.language);
+        self.files
+            .iter()
+            .filter(|f| family(f.language) == language)
+            .filter_map(|f| f.id_members.iter().find(|(t, _)| t == name).map(|(_, required)| (f, *required)))
+            .max_by_key(|(f, _)| closeness(&here.path, &f.path).map_or(0, |c| c.saturating_add(1)))
+            .is_some_and(|(_, required)| required)
+    }
+
     /// The one class a field of `owner` (or of a class it extends) holds, when the
     /// declarations and constructions the scan read agree on it.
     pub fn field_class(&self, owner: &str, field: &str, from: FnId) -> Option<&'a str> {

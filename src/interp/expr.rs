@@ -977,6 +977,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Object(Rc::new(vec![("code".to_string(), Value::Int(code))]))));
                 continue;
             }
+            // The message decoded into a type of the scanned code: a type whose `id`
+            // is required does not take a notification.
+            if callee == crate::lower::DECODE_AS
+                && let [Value::Str(ty), Value::Str(how), decoded] = vals.as_slice()
+            {
+                let mut s = s;
+                if !self.probe.has_id && self.prog.requires_id(ty, self.here()) {
+                    s.saw_message = true;
+                    self.touched_id = true;
+                    if how == "raise" {
+                        s.status = Status::Raised(Value::unknown());
+                        out.push((s, Value::unknown()));
+                    } else {
+                        out.push((s, Value::Variant("Err".into(), Some(Rc::new(Value::unknown())))));
+                    }
+                } else {
+                    out.push((s, decoded.clone()));
+                }
+                continue;
+            }
             if let Some(v) = builtin(callee, &vals) {
                 out.push((s, v));
                 continue;

@@ -18,6 +18,11 @@ use tree_sitter::Node;
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
 /// answer, a line on standard output): no function of the scanned code has this name.
 pub const EMIT: &str = "mcp-conform/emit";
+/// A built-in: the message decoded into a type of the scanned code,
+/// `(type, how it fails, message)`. A type with a required `id` member fails to decode
+/// a notification: as `Err` (serde, `"err"`) or by raising (pydantic, `"raise"`).
+pub const DECODE_AS: &str = "mcp-conform/decode-as";
+
 /// The prefix of a call to the base class's method from an override (`super().m()`,
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";
@@ -100,6 +105,9 @@ pub struct Ctx<'a> {
     pub own_names: Vec<String>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
+    /// The type a `let` being lowered declares (`let req: Request = from_value(v)?`):
+    /// what a decoder in its value decodes into.
+    pub declared: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -120,6 +128,7 @@ impl<'a> Ctx<'a> {
             closures: Vec::new(),
             own_names: Vec::new(),
             receiver: None,
+            declared: None,
         }
     }
 
@@ -280,6 +289,7 @@ pub fn lower(
         state: Vec::new(),
         json_names: Vec::new(),
         field_types: Vec::new(),
+        id_members: Vec::new(),
         classes: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),

@@ -404,6 +404,14 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         if let Some(class) = a.child_by_field_name("type").and_then(|t| super::type_class(ctx.text(t))) {
             facts.field_types.push((name.to_string(), ctx.text(left).to_string(), class));
         }
+        // `id: int` with no default and no None among its types: required (pydantic).
+        let optional = a.child_by_field_name("type").is_none_or(|t| {
+            let t = ctx.text(t);
+            t.contains("None") || t.contains("Optional") || t.contains("Any")
+        });
+        if ctx.text(left) == "id" {
+            facts.id_members.push((name.to_string(), a.child_by_field_name("right").is_none() && !optional));
+        }
     }
     facts.classes.push(crate::model::ClassDef {
         name: name.to_string(),
@@ -798,6 +806,17 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     };
     if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
+    }
+    // `Request.model_validate_json(body)`: the message, as the model reads it.
+    if let Some((model, "model_validate_json" | "parse_raw")) = callee.rsplit_once('.')
+        && is_identifier(model)
+    {
+        return Expr::Call {
+            callee: super::DECODE_AS.into(),
+            receiver: None,
+            args: vec![Expr::Str(model.to_string()), Expr::Str("raise".into()), Expr::Message(args)],
+            span,
+        };
     }
     if super::decodes_message(Language::Python, &callee) {
         return Expr::Message(args);

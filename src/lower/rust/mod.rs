@@ -148,7 +148,10 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
     let Some(pattern) = node.child_by_field_name("pattern") else {
         return;
     };
+    let declared = node.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t)));
+    let outer = std::mem::replace(&mut ctx.declared, declared);
     let value = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    ctx.declared = outer;
     let span = ctx.span(node);
     if let Some(alt) = node.child_by_field_name("alternative") {
         // `let PAT = value else { ... };` is a match whose other arm diverges.
@@ -485,8 +488,13 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     let attribute_text = |node: Node| {
         let mut texts = Vec::new();
         let mut sibling = node.prev_named_sibling();
-        while let Some(s) = sibling.filter(|s| s.kind() == "attribute_item") {
-            texts.push(ctx.text(s).to_string());
+        // Attributes above the item, past doc comments written between them.
+        while let Some(s) =
+            sibling.filter(|s| matches!(s.kind(), "attribute_item" | "line_comment" | "block_comment"))
+        {
+            if s.kind() == "attribute_item" {
+                texts.push(ctx.text(s).to_string());
+            }
             sibling = s.prev_named_sibling();
         }
         texts
@@ -507,6 +515,19 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
             (&owner, field.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t))))
         {
             facts.field_types.push((owner.clone(), name.clone(), class));
+        }
+        // `id: RequestId` with no `Option` and no serde default: required to decode.
+        let optional = field.child_by_field_name("type").is_none_or(|t| {
+            let t = ctx.text(t);
+            t.starts_with("Option<") || t.starts_with("std::option::Option<")
+        });
+        let defaulted = attribute_text(field).iter().chain(attribute_text(item).iter()).any(|t| {
+            t.contains("serde") && (t.contains("default") || t.contains("untagged") || t.contains("flatten"))
+        });
+        if name == "id"
+            && let Some(owner) = &owner
+        {
+            facts.id_members.push((owner.clone(), !optional && !defaulted));
         }
         let explicit = attribute_text(field)
             .iter()
@@ -531,6 +552,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .child_by_field_name("arguments")
         .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
         .unwrap_or_default();
+    // `from_value::<Request<Value>>(v)`: the type decoded into.
+    let turbofish = (func.kind() == "generic_function")
+        .then(|| func.child_by_field_name("type_arguments"))
+        .flatten()
+        .and_then(|t| crate::lower::type_class(ctx.text(t).trim_start_matches('<').trim_end_matches('>')));
     let func = if func.kind() == "generic_function" {
         func.child_by_field_name("function").unwrap_or(func)
     } else {
@@ -565,7 +591,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     // Probes are well-formed: decoding the message succeeds.
     if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {
-        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::Message(args))) };
+        let decoded = Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::Message(args))) };
+        return match turbofish.or_else(|| ctx.declared.clone()) {
+            Some(ty) => Expr::Call {
+                callee: crate::lower::DECODE_AS.into(),
+                receiver: None,
+                args: vec![Expr::Str(ty), Expr::Str("err".into()), decoded],
+                span,
+            },
+            None => decoded,
+        };
     }
     match last.as_str() {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
