@@ -33,7 +33,11 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             if text.contains("stderr") {
                 return Expr::unknown();
             }
-            let args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
+            let mut args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
+            // `writeln!(out, "{}", json!({...}))`: the object the nested macro builds.
+            if let Some(t) = tree {
+                args.extend(nested_json(ctx, t, facts));
+            }
             Expr::Call { callee: crate::lower::EMIT.into(), receiver: None, args, span }
         }
         "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
@@ -55,6 +59,24 @@ fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
                 "token_tree" => stack.push(c),
                 _ => {}
             }
+        }
+    }
+    out
+}
+
+/// The values of `json!(...)` invocations written among a macro's arguments.
+fn nested_json(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind() == "token_tree"
+            && i >= 2
+            && ctx.text(tokens[i - 1]) == "!"
+            && ctx.text(tokens[i - 2]) == "json"
+            && let Some(inner) = children(*t).into_iter().next()
+        {
+            out.push(token_value(ctx, &[inner], facts));
         }
     }
     out
