@@ -379,15 +379,30 @@ impl<'p, 'a> ServerView<'p, 'a> {
         run
     }
 
+    /// Whether the handshake a client performs before sending `method` sets the
+    /// server's initialized state: its `initialize` does, or (for what follows it) its
+    /// `notifications/initialized` does.
+    fn handshake_sets_state(&self, method: &str) -> bool {
+        const INITIALIZED: &str = "notifications/initialized";
+        if method == "initialize" {
+            return false;
+        }
+        let sets = |p: Probe| self.run_probe(p).sets_initialized().is_some();
+        sets(Probe::request("initialize"))
+            || (method != INITIALIZED && sets(Probe::notification(INITIALIZED)))
+    }
+
     fn run_probe(&self, probe: Probe) -> Rc<ProbeRun> {
         if let Some(r) = self.cache.borrow().get(&probe) {
             return r.clone();
         }
+        let handshake = self.handshake_sets_state(&probe.method);
         let mut paths = Vec::new();
         let mut cut = None;
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors)
+                .with_handshake(handshake)
                 .with_deadline(self.deadline)
                 .with_allowance(self.work_left.get());
             let outs = interp.run(entry.function);

@@ -486,6 +486,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 };
             }
             if let Some(v) = current {
+                // A flag the instance starts with (`private bool $initialized = false`)
+                // is the state before the handshake, not after it.
+                if matches!(v, Value::Bool(false) | Value::Null | Value::Unknown(_))
+                    && let Some(after) = self.handshake_state(name)
+                {
+                    return after;
+                }
                 return v;
             }
         }
@@ -520,7 +527,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return Value::Func(id);
         }
-        Value::unknown()
+        self.handshake_state(name).unwrap_or_else(Value::unknown)
+    }
+
+    /// What a read of the session's handshake state (`self.initialized`,
+    /// `isSessionInitialized($id)`) gives where the scan cannot compute it: a probe
+    /// comes after the handshake a client performs, so when that handshake sets the
+    /// state (see [`Interp::with_handshake`]), it is set.
+    pub(super) fn handshake_state(&self, name: &str) -> Option<Value> {
+        let after = self.handshake && self.probe.method != "initialize";
+        (after && crate::lower::reads_initialized_state(name)).then_some(Value::Bool(true))
     }
 
     /// Evaluates expressions left to right, forking as each one forks.
@@ -704,7 +720,15 @@ impl<'p, 'a> Interp<'p, 'a> {
         let touched = (self.touched_id, self.touched_method);
         self.touched_id = false;
         self.touched_method = false;
-        let out = self.eval_call_inner(st, callee, receiver, args, span);
+        let mut out = self.eval_call_inner(st, callee, receiver, args, span);
+        // `isSessionInitialized($id)` over a store the scan cannot fill: after the handshake.
+        if let Some(after) = self.handshake_state(crate::lower::last_segment(callee)) {
+            for (s, v) in out.iter_mut() {
+                if !matches!(s.status, Status::Raised(_)) {
+                    *v = after.clone();
+                }
+            }
+        }
         // A body that read the message's id or method is the code's own test: its answer
         // stands even where the scan could not finish it.
         let read_message = self.touched_id || self.touched_method;

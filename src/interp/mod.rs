@@ -251,6 +251,8 @@ pub struct Interp<'p, 'a> {
     globals_cache: HashMap<(String, u32), Value>,
     /// Instances of classes that fields are declared with, built once per probe.
     field_instances: HashMap<String, Value>,
+    /// The server's handshake sets its initialized state (see [`Interp::with_handshake`]).
+    handshake: bool,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
     anchors: HashSet<FnId>,
     /// The functions being evaluated, innermost last.
@@ -288,6 +290,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             in_progress: HashSet::default(),
             globals_cache: HashMap::default(),
             field_instances: HashMap::default(),
+            handshake: false,
             depth: 0,
             steps: 0,
             work: 0,
@@ -304,6 +307,14 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// Stops exploring when `deadline` passes (the server's time budget).
     pub fn with_deadline(mut self, deadline: std::time::Instant) -> Self {
         self.deadline = Some(deadline);
+        self
+    }
+
+    /// The server's own handshake (its `initialize`, then `notifications/initialized`)
+    /// sets its initialized state: a probe that comes after it finds the state set
+    /// where the scan cannot compute it (a session store, a flag's starting value).
+    pub fn with_handshake(mut self, sets_state: bool) -> Self {
+        self.handshake = sets_state;
         self
     }
 

@@ -746,6 +746,18 @@ pub fn is_initialized_flag(target: &str) -> bool {
         || matches!(last, "is_initialized" | "isinitialized" | "ready" | "isready" | "is_ready")
 }
 
+/// True when a name reads whether the session completed its handshake:
+/// `initialized`, `self._initialized`, `isInitialized()`, `isSessionInitialized($id)`,
+/// `session_initialized`.
+pub fn reads_initialized_state(name: &str) -> bool {
+    let last: String =
+        last_segment(name).chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    let rest = last.strip_prefix("is").or_else(|| last.strip_prefix("has")).unwrap_or(&last);
+    !rest.contains("uninitialized")
+        && !rest.contains("notinitialized")
+        && (rest == "initialized" || rest == "sessioninitialized" || rest == "clientinitialized")
+}
+
 /// A module path as a path hint: `..mcp.transport` -> `mcp/transport`,
 /// `./lib/protocol.js` -> `lib/protocol`, `github.com/o/r/internal/mcp` -> `internal/mcp`.
 /// How an import through a path alias (`@/lib/rpc`) is kept among the hints.
