@@ -194,7 +194,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()));
                 if let Some(Expr::Object { entries, span }) = table {
                     for (k, _) in entries {
-                        note(k, Some(*span), &mut names);
+                        note(prog.table_key(k, id).unwrap_or(k), Some(*span), &mut names);
                     }
                 } else if prog.reads_registry(name, key, id) {
                     for m in prog.registered_methods(id) {

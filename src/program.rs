@@ -768,7 +768,7 @@ impl<'a> Program<'a> {
             return literal(e);
         }
         let (base, member) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
-        if let Some(Expr::Object { entries, .. }) = self.global(base, from) {
+        if let Some(Expr::Object { entries, .. }) = self.object_path(base, from) {
             return entries.iter().find(|(k, _)| k == member).and_then(|(_, v)| literal(v));
         }
         // `pkg.Name` / `module::NAME`: the name as its own module defines it.
@@ -779,6 +779,35 @@ impl<'a> Program<'a> {
                 .and_then(literal);
         }
         self.global(member, from).and_then(literal)
+    }
+
+    /// The object a dotted path of constant objects names: `METHODS.TOOLS` in
+    /// `const METHODS = { TOOLS: { LIST: "tools/list" } }`.
+    fn object_path(&self, path: &str, from: FnId) -> Option<&'a Expr> {
+        if let Some(e) = self.global(path, from) {
+            return Some(e);
+        }
+        let (base, member) = path.rsplit_once('.')?;
+        match self.object_path(base, from)? {
+            Expr::Object { entries, .. } => entries.iter().find(|(k, _)| k == member).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The method name a table key written as a constant stands for: JavaScript's
+    /// computed `[METHODS.PING]`, Python's `Method.PING`, PHP's `self::PING`.
+    pub fn table_key(&self, key: &str, from: FnId) -> Option<&'a str> {
+        let inner = key.strip_prefix('[').and_then(|k| k.strip_suffix(']')).unwrap_or(key);
+        let written = inner.len() != key.len() || inner.contains(['.', ':']);
+        let name_like = !inner.is_empty()
+            && inner.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
+        if !(written && name_like) {
+            return None;
+        }
+        match self.constant(inner.trim_start_matches('$'), from) {
+            Some(Expr::Str(s)) => Some(s.as_str()),
+            _ => None,
+        }
     }
 
     /// Registrations visible from `from`.

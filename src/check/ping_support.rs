@@ -1,7 +1,7 @@
 //! ab-001839/ping-support: `ping` is answered with an empty result object.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::Value;
+use crate::interp::{Probe, UNKNOWN_METHOD, Value};
 
 pub fn run(v: &ServerView) -> Verdict {
     let run = match v.lifecycle_request("ping") {
@@ -61,6 +61,26 @@ pub fn run(v: &ServerView) -> Verdict {
     let fallback = |f: &Finding| f.message.contains("unknown-method fallback");
     if (good.is_some() || unreadable.is_some()) && findings.iter().all(|f| conditional(f) || fallback(f)) {
         findings.clear();
+    }
+    // An internal or server error (-32603, -32000..-32099) alone says the server failed
+    // on the paths followed (a response a middleware chain was to fill, a backend), not
+    // how ping is answered: no witness either way.
+    // Unless it is the fallback that unknown methods reach (a server that answers
+    // them with -32603): that is ping unhandled.
+    let server_error = |r: &&super::SentReply| matches!(r.reply.error, Some(Some(-32603 | -32099..=-32000)));
+    let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
+    let fallback =
+        |r: &super::SentReply| unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route);
+    if good.is_none()
+        && unreadable.is_none()
+        && !findings.is_empty()
+        && replies.iter().all(|r| server_error(&r) && !fallback(r))
+    {
+        let at = replies.iter().map(|r| r.reply.at()).min().unwrap_or(findings[0].span);
+        return Verdict::skip(format!(
+            "`ping` gets only an internal or server error on the paths followed ({}): that says the server failed there, not how it answers ping",
+            v.at(at)
+        ));
     }
     // The missing handler says the most: lead with it.
     findings.sort_by_key(|f| !f.message.contains("unknown-method fallback"));

@@ -48,6 +48,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                         let rename =
                             matches!(language, crate::model::Language::Rust | crate::model::Language::Go);
                         let named = entries.iter().map(|(k, _)| {
+                            // A key written as a constant (`[METHODS.PING]`) is its value.
+                            if let Some(key) = self.prog.table_key(k, self.here()) {
+                                return key.to_string();
+                            }
                             match self.prog.json_name(k, self.here()).filter(|_| rename) {
                                 Some(member) => member.to_string(),
                                 None => k.clone(),
