@@ -134,7 +134,7 @@ impl PathRun {
     /// state, not dispatch, and so is an input refused with an HTTP error status.
     /// With `sure_only`, a reply in an HTTP answer whose status the scan cannot compute
     /// is left out (see [`Value::split_replies`]).
-    fn replies(&self, sure_only: bool) -> Vec<SentReply<'_>> {
+    pub(super) fn replies(&self, sure_only: bool) -> Vec<SentReply<'_>> {
         let (mut sure, unsure) = self.sent();
         if !sure_only {
             sure.extend(unsure);

@@ -71,8 +71,21 @@ pub fn run(v: &ServerView) -> Verdict {
     let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
     let fallback =
         |r: &super::SentReply| unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route);
+    // And only beside a path whose answer the scan cannot read (`return ctx.response`
+    // after the chain): where the error is all there is, it is the answer.
+    let unread_answer = run.paths.iter().any(|p| {
+        p.outcome.saw_message
+            && !p.outcome.raised
+            && match &p.outcome.value {
+                Value::Unknown(_) => true,
+                Value::Http(h) => matches!(h.body, Some(Value::Unknown(_))),
+                _ => false,
+            }
+            && p.replies(false).is_empty()
+    });
     if good.is_none()
         && unreadable.is_none()
+        && unread_answer
         && !findings.is_empty()
         && replies.iter().all(|r| server_error(&r) && !fallback(r))
     {
