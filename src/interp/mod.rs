@@ -253,6 +253,8 @@ pub struct Interp<'p, 'a> {
     field_instances: HashMap<String, Value>,
     /// The server's handshake sets its initialized state (see [`Interp::with_handshake`]).
     handshake: bool,
+    /// Members of a class that one of its methods drains into a writer, by (class, member).
+    write_queues: HashMap<(String, String), bool>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
     anchors: HashSet<FnId>,
     /// The functions being evaluated, innermost last.
@@ -291,6 +293,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             globals_cache: HashMap::default(),
             field_instances: HashMap::default(),
             handshake: false,
+            write_queues: HashMap::default(),
             depth: 0,
             steps: 0,
             work: 0,
@@ -316,6 +319,42 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub fn with_handshake(mut self, sets_state: bool) -> Self {
         self.handshake = sets_state;
         self
+    }
+
+    /// Whether `this.queue` (a member of the running method's class) is a write queue:
+    /// some method of the class takes items off it (`shift`, `popleft`, `get`) and
+    /// calls a writer (`this.writer.write(chunk)`), as a backpressure loop does.
+    fn is_write_queue(&mut self, target: &str) -> bool {
+        let Some(member) = target.strip_prefix("this.").or_else(|| target.strip_prefix("self.")) else {
+            return false;
+        };
+        if member.contains(['.', '[']) {
+            return false;
+        }
+        let here = self.stack.last().copied().unwrap_or(0);
+        let Some(owner) = self.prog.function(here).owner.clone() else { return false };
+        let key = (owner, member.to_string());
+        if let Some(known) = self.write_queues.get(&key) {
+            return *known;
+        }
+        let drains: Vec<String> = ["shift", "popleft", "get", "get_nowait", "pop"]
+            .iter()
+            .flat_map(|m| [format!("this.{member}.{m}"), format!("self.{member}.{m}")])
+            .collect();
+        let found = self.prog.class(&key.0, here).is_some_and(|class| {
+            self.prog.own_method_ids(class, here).into_iter().any(|m| {
+                let (mut takes, mut writes) = (false, false);
+                crate::model::walk_block(&self.prog.function(m).body, &mut |e| {
+                    if let crate::model::Expr::Call { callee, .. } = e {
+                        takes |= drains.contains(callee);
+                        writes |= SINKS.contains(&crate::lower::last_segment(callee));
+                    }
+                });
+                takes && writes
+            })
+        });
+        self.write_queues.insert(key, found);
+        found
     }
 
     /// At most `steps` evaluation steps for this run (what is left of a server's budget).
@@ -577,25 +616,31 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s
                 })
                 .collect(),
-            Stmt::Push { target, value, span } => self
-                .eval(st, value)
-                .into_iter()
-                .map(|(mut s, v)| {
-                    let list = match s.env.get(target.as_str()) {
-                        Some(Value::Array(items)) => {
-                            let mut items = items.as_ref().clone();
-                            items.push(v);
-                            Value::Array(std::rc::Rc::new(items))
+            Stmt::Push { target, value, span } => {
+                let queue = self.is_write_queue(target);
+                self.eval(st, value)
+                    .into_iter()
+                    .map(|(mut s, v)| {
+                        // Into a queue a method of the class drains into a writer: written out.
+                        if queue && v.interesting() {
+                            s.effects.push(Effect::Emit { value: v.clone(), span: *span });
                         }
-                        // A list the scan cannot see: what it holds now is unknown, but it
-                        // carries the value pushed.
-                        Some(other) => crate::value::join(&[other.clone(), v]),
-                        None => crate::value::join(&[v]),
-                    };
-                    assign(&mut s.env, target, list, *span);
-                    s
-                })
-                .collect(),
+                        let list = match s.env.get(target.as_str()) {
+                            Some(Value::Array(items)) => {
+                                let mut items = items.as_ref().clone();
+                                items.push(v);
+                                Value::Array(std::rc::Rc::new(items))
+                            }
+                            // A list the scan cannot see: what it holds now is unknown, but it
+                            // carries the value pushed.
+                            Some(other) => crate::value::join(&[other.clone(), v]),
+                            None => crate::value::join(&[v]),
+                        };
+                        assign(&mut s.env, target, list, *span);
+                        s
+                    })
+                    .collect()
+            }
             Stmt::Destructure { targets, value, span } => self
                 .eval(st, value)
                 .into_iter()
