@@ -62,12 +62,14 @@ pub fn run(v: &ServerView) -> Verdict {
     if (good.is_some() || unreadable.is_some()) && findings.iter().all(|f| conditional(f) || fallback(f)) {
         findings.clear();
     }
-    // An internal or server error (-32603, -32000..-32099) alone says the server failed
+    // An internal or server error (-32603, -32000..-32099), or an envelope refused
+    // (-32600) for a well-formed probe, alone says the server failed
     // on the paths followed (a response a middleware chain was to fill, a backend), not
     // how ping is answered: no witness either way.
     // Unless it is the fallback that unknown methods reach (a server that answers
     // them with -32603): that is ping unhandled.
-    let server_error = |r: &&super::SentReply| matches!(r.reply.error, Some(Some(-32603 | -32099..=-32000)));
+    let server_error =
+        |r: &&super::SentReply| matches!(r.reply.error, Some(Some(-32600 | -32603 | -32099..=-32000)));
     let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
     let fallback =
         |r: &super::SentReply| unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route);

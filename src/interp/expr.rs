@@ -196,6 +196,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .map(|(s, obj)| {
                     let v = match (&obj, key.as_str()) {
                         (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
+                        // PHP's empty `[]` has no keys.
+                        (Value::Array(items), _) if items.is_empty() => Value::Bool(false),
                         (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
                         (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
                         (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
@@ -462,6 +464,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         // `self.id` in a method of the message's own type (`impl Request { fn
         // is_notification(&self) }`): the message's field.
+        let params_of = |suffix: &str| name.strip_suffix(suffix).filter(|b| !b.contains(['.', '[']));
+        if let Some(base) =
+            params_of(".params").or_else(|| params_of("['params']")).or_else(|| params_of("[\"params\"]"))
+            && matches!(st.env.get(base), Some(Value::Message))
+        {
+            return self.probe_params();
+        }
         if let Some((base, rest)) = name.split_once('.')
             && matches!(st.env.get(base), Some(Value::Message))
             && let Some(f) = crate::lower::message_field(rest)
@@ -650,7 +659,29 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
+    /// The params of a well-formed probe: initialize's carry the client's version, its
+    /// capabilities and its name; the lifecycle probes carry none (an empty object).
+    pub(super) fn probe_params(&self) -> Value {
+        if self.probe.method != "initialize" {
+            return Value::Object(Rc::new(Vec::new()));
+        }
+        let info = vec![
+            ("name".to_string(), Value::Str("client".into())),
+            ("version".to_string(), Value::Str("1.0.0".into())),
+        ];
+        Value::Object(Rc::new(vec![
+            ("protocolVersion".to_string(), Value::ClientVersion { checked: false }),
+            ("capabilities".to_string(), Value::Object(Rc::new(Vec::new()))),
+            ("clientInfo".to_string(), Value::Object(Rc::new(info))),
+        ]))
+    }
+
     pub(super) fn lookup(&mut self, collection: &Value, key: &Value) -> Value {
+        if let (Value::Message, Value::Str(k)) = (collection, key)
+            && k == "params"
+        {
+            return self.probe_params();
+        }
         if let (Value::Array(items), Value::Int(i)) = (collection, key) {
             return usize::try_from(*i)
                 .ok()
