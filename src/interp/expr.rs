@@ -944,61 +944,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             // `$this->system->ping()`, `self.connection.send(r)` on a field the path does not
-            // hold: the method of the class the field is declared with (or built as), on an
-            // instance of it as declared.
-            if let Some(Expr::Var(held)) = receiver
-                && let Some(field) = held.strip_prefix("self.").or_else(|| held.strip_prefix("this."))
-                && !field.contains(['.', '['])
-                && !matches!(recv, Some(Value::Instance(..)))
-                && let Some(owner) = self.prog.function(self.here()).owner.clone()
-                && let Some(class) = self.prog.field_class(&owner, field, self.here())
-                && let Some(id) = self.prog.method(class, crate::lower::last_segment(callee), self.here())
-            {
-                // Built by its constructor from arguments the scan does not know, so that
-                // what the constructor sets (a handler table) is there.
-                let this = match self.field_instances.get(class) {
-                    Some(v) => v.clone(),
-                    None => {
-                        // Unknown while it is built (a constructor that reaches itself).
-                        let bare = Value::Instance(class.into(), Rc::new(Vec::new()), span);
-                        self.field_instances.insert(class.to_string(), bare.clone());
-                        let built = match self.prog.class(class, self.here()) {
-                            Some(def) => {
-                                self.construct(State::new(BTreeMap::new()), def, Vec::new(), &[], span)
-                            }
-                            None => Vec::new(),
-                        };
-                        let v = match built.as_slice() {
-                            [(_, v @ Value::Instance(..))] => v.clone(),
-                            _ => bare,
-                        };
-                        self.field_instances.insert(class.to_string(), v.clone());
-                        v
-                    }
-                };
+            // hold: the method of the class the field is declared with (see `fields.rs`).
+            if let Some((id, class)) = self.field_method(receiver, recv.as_ref(), callee) {
                 let mut bound = self.bind(id, vals, &names);
+                let this = self.field_instance(class, span);
                 self.push_self(id, &mut bound, this);
-                let before = s.clone();
-                let results = self.apply(s, id, bound, span);
-                // A helper object's method that answers nothing of interest on any path
-                // (`self._stats.record(x)`: no reply, nothing written out) is one path, as
-                // a call the scan does not follow: the helper's own branches (and its
-                // exceptions) are not the server's.
-                let quiet = results.iter().all(|(st, v)| {
-                    !v.interesting()
-                        && st.effects[before.effects.len().min(st.effects.len())..].iter().all(|e| match e {
-                            Effect::Wrote { value, .. } => !value.interesting(),
-                            // A helper's own flag (`self._started = True` in an accumulator).
-                            Effect::SetInitialized(_) => true,
-                            Effect::Emit { .. } => false,
-                        })
-                });
-                if results.len() > 1 && quiet {
-                    let values: Vec<Value> = results.into_iter().map(|(_, v)| v).collect();
-                    out.push((before, join(&values)));
-                } else {
-                    out.extend(results);
-                }
+                out.extend(self.call_on_field(s, id, bound, span));
                 continue;
             }
             let target = match (callee, &recv) {
@@ -1202,7 +1153,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// A new instance of `class`: the declared defaults (bases first), then the
     /// constructor run with `self` bound, or, without one, the arguments bound to the
     /// declared fields by position and name (dataclasses, pydantic models).
-    fn construct(
+    pub(super) fn construct(
         &mut self,
         s: State,
         class: &crate::model::ClassDef,

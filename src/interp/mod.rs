@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 mod branch;
 mod expr;
+mod fields;
 mod join;
 mod strategy;
 
