@@ -851,7 +851,34 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
 
 #[cfg(test)]
 mod tests {
-    use super::imports_module;
+    use super::{imports_module, reads_initialized_state, type_class};
+
+    #[test]
+    fn a_declared_type_names_its_one_class_through_wrappers() {
+        assert_eq!(type_class("?SystemHandler").as_deref(), Some("SystemHandler"));
+        assert_eq!(type_class("Arc<Mutex<Handler>>").as_deref(), Some("Handler"));
+        assert_eq!(type_class("Option<Box<dyn Transport>>").as_deref(), Some("Transport"));
+        assert_eq!(type_class("McpServer | undefined").as_deref(), Some("McpServer"));
+        assert_eq!(type_class("Optional[Router]").as_deref(), Some("Router"));
+        assert_eq!(type_class("\\Acme\\Mcp\\Router").as_deref(), Some("Router"));
+        assert_eq!(type_class("ProtocolConnection<A>").as_deref(), Some("ProtocolConnection"));
+        // Not one class: scalars, unions of classes, maps.
+        assert_eq!(type_class("string"), None);
+        assert_eq!(type_class("Handler | Fallback"), None);
+        assert_eq!(type_class("bool"), None);
+    }
+
+    #[test]
+    fn handshake_state_names_are_the_initialized_flag_only() {
+        for name in
+            ["initialized", "self._initialized", "isInitialized", "isSessionInitialized", "is_initialized"]
+        {
+            assert!(reads_initialized_state(name), "{name}");
+        }
+        for name in ["uninitialized", "isNotInitialized", "initialize", "initialized_sessions", "ready"] {
+            assert!(!reads_initialized_state(name), "{name}");
+        }
+    }
 
     #[test]
     fn configured_sdk_names_match_whole_module_segments() {
