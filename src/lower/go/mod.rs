@@ -32,7 +32,10 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                 ctx.receiver = None;
             }
             "import_declaration" => imports(ctx, item, facts),
-            "type_declaration" => json_tags(ctx, item, facts),
+            "type_declaration" => {
+                json_tags(ctx, item, facts);
+                struct_field_types(ctx, item, facts);
+            }
             "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module),
             _ => {}
         }
@@ -70,6 +73,34 @@ fn json_tags(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
                 }
             } else {
                 stack.push(c);
+            }
+        }
+    }
+}
+
+/// `type Server struct { system *System }`: the classes its fields hold.
+fn struct_field_types(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    for spec in children(node).into_iter().filter(|c| c.kind() == "type_spec") {
+        let Some(owner) = spec.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
+        let Some(body) = spec.child_by_field_name("type").filter(|t| t.kind() == "struct_type") else {
+            continue;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            for c in children(n) {
+                if c.kind() != "field_declaration" {
+                    stack.push(c);
+                    continue;
+                }
+                let Some(class) =
+                    c.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t)))
+                else {
+                    continue;
+                };
+                let mut cursor = c.walk();
+                for name in c.children_by_field_name("name", &mut cursor) {
+                    facts.field_types.push((owner.clone(), ctx.text(name).to_string(), class.clone()));
+                }
             }
         }
     }
@@ -846,6 +877,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
     }
     let receiver = match operand {
+        // `s.system.Ping()` in a method of `s`: a field of the receiver, as `self.system`
+        // (the receiver itself is never bound to a value here).
+        Some(o)
+            if ctx.receiver.as_deref().is_some_and(|r| {
+                ctx.text(o)
+                    .strip_prefix(r)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|f| !f.is_empty() && f.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            }) =>
+        {
+            let field = ctx.text(o).split_once('.').map(|(_, f)| f).unwrap_or_default();
+            Some(Expr::Var(format!("self.{field}")))
+        }
         Some(o) if o.kind() != "identifier" || !is_package(ctx.text(o)) => Some(expr(ctx, o, facts)),
         _ => None,
     };
