@@ -215,7 +215,10 @@ impl ProbeRun {
         // Paths that never looked at the message, beside paths that did, are the
         // handler's own failures (a body it could not read): not the answer to it.
         let looked = self.paths.iter().any(|p| p.http && p.outcome.saw_message);
-        for path in self.paths.iter().filter(|p| p.http && !p.outcome.raised) {
+        // An HTTP answer raised (FastAPI's `raise HTTPException(400)`) is what the
+        // framework sends.
+        let answered = |p: &&PathRun| !p.outcome.raised || matches!(p.outcome.value, Value::Http(_));
+        for path in self.paths.iter().filter(|p| p.http).filter(answered) {
             if looked && !path.outcome.saw_message {
                 continue;
             }

@@ -666,6 +666,30 @@ pub fn call(
     if HTTP_RESPONSES.contains(&name.as_str()) {
         return http_response(args, keywords, span);
     }
+    // FastAPI/Starlette `HTTPException(status_code=400, detail=...)`: the answer the
+    // framework sends when it is raised (status first, then the detail).
+    if name == "HTTPException" && receiver.is_none() {
+        let mut positional = args.into_iter();
+        let mut status = positional.next();
+        let mut detail = positional.next();
+        for (k, v) in keywords {
+            match k.as_str() {
+                "status_code" => status = Some(v),
+                "detail" => detail = Some(v),
+                _ => {}
+            }
+        }
+        let body = Expr::Object { entries: vec![("detail".to_string(), detail.unwrap_or(Expr::Null))], span };
+        return match status {
+            Some(Expr::Int(n)) => {
+                Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
+            }
+            Some(other) => {
+                Expr::HttpWith { status: Box::new(other), body: Box::new(body), null_is_empty: false, span }
+            }
+            None => Expr::unknown(),
+        };
+    }
     let mut all_args = args;
     all_args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
     Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
