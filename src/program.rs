@@ -44,6 +44,9 @@ pub struct Program<'a> {
     /// The classes a field of a class holds: as declared, or as a method of the
     /// class builds it (`$this->handler = new Handler()`). `(owner, field)`.
     field_types: HashMap<(&'a str, &'a str), Vec<&'a str>>,
+    /// Types with an `id` member, by name: the files defining one, and whether the
+    /// member is required there.
+    id_members: HashMap<&'a str, Vec<(&'a FileFacts, bool)>>,
 }
 
 struct Registered {
@@ -267,6 +270,12 @@ impl<'a> Program<'a> {
                 }
             }
         }
+        let mut id_members: HashMap<&str, Vec<(&FileFacts, bool)>> = HashMap::default();
+        for file in files {
+            for (ty, required) in &file.id_members {
+                id_members.entry(ty.as_str()).or_default().push((file, *required));
+            }
+        }
         for classes in field_types.values_mut() {
             classes.sort_unstable();
             classes.dedup();
@@ -280,6 +289,7 @@ impl<'a> Program<'a> {
             classes,
             subclasses,
             field_types,
+            id_members,
             files,
             file_index,
             functions,
@@ -425,12 +435,13 @@ impl<'a> Program<'a> {
     pub fn requires_id(&self, name: &str, from: FnId) -> bool {
         let here = self.file_of(from);
         let language = family(here.language);
-        self.files
-            .iter()
-            .filter(|f| family(f.language) == language)
-            .filter_map(|f| f.id_members.iter().find(|(t, _)| t == name).map(|(_, required)| (f, *required)))
+        self.id_members
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|(f, _)| family(f.language) == language)
             .max_by_key(|(f, _)| closeness(&here.path, &f.path).map_or(0, |c| c.saturating_add(1)))
-            .is_some_and(|(_, required)| required)
+            .is_some_and(|(_, required)| *required)
     }
 
     /// The one class a field of `owner` (or of a class it extends) holds, when the
@@ -804,7 +815,9 @@ impl<'a> Program<'a> {
         if !(written && name_like) {
             return None;
         }
-        match self.constant(inner.trim_start_matches('$'), from) {
+        // As the lowering names a constant it reads (`self::PING` is `self.PING`).
+        let name = inner.trim_start_matches('$').replace("::", ".");
+        match self.constant(&name, from) {
             Some(Expr::Str(s)) => Some(s.as_str()),
             _ => None,
         }

@@ -58,23 +58,21 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // Nor is the unknown-method fallback on one path beside an answer on another (a
     // handler table the scan could not read): ping is handled there.
-    let fallback = |f: &Finding| f.message.contains("unknown-method fallback");
-    if (good.is_some() || unreadable.is_some()) && findings.iter().all(|f| conditional(f) || fallback(f)) {
+    let at_fallback = |f: &Finding| f.message.contains("unknown-method fallback");
+    if (good.is_some() || unreadable.is_some()) && findings.iter().all(|f| conditional(f) || at_fallback(f)) {
         findings.clear();
     }
     // An internal or server error (-32603, -32000..-32099), or an envelope refused
-    // (-32600) for a well-formed probe, alone says the server failed
-    // on the paths followed (a response a middleware chain was to fill, a backend), not
-    // how ping is answered: no witness either way.
-    // Unless it is the fallback that unknown methods reach (a server that answers
-    // them with -32603): that is ping unhandled.
+    // (-32600) for a well-formed probe, says the server failed on the paths followed (a
+    // response a middleware chain was to fill, a backend), not how ping is answered:
+    // no witness either way, when another path's answer cannot be read (`return
+    // ctx.response` after the chain). Not so for the fallback that unknown methods
+    // reach (a server that answers them with -32603): that is ping unhandled.
     let server_error =
         |r: &&super::SentReply| matches!(r.reply.error, Some(Some(-32600 | -32603 | -32099..=-32000)));
     let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
-    let fallback =
+    let reaches_fallback =
         |r: &super::SentReply| unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route);
-    // And only beside a path whose answer the scan cannot read (`return ctx.response`
-    // after the chain): where the error is all there is, it is the answer.
     let unread_answer = run.paths.iter().any(|p| {
         p.outcome.saw_message
             && !p.outcome.raised
@@ -89,7 +87,7 @@ pub fn run(v: &ServerView) -> Verdict {
         && unreadable.is_none()
         && unread_answer
         && !findings.is_empty()
-        && replies.iter().all(|r| server_error(&r) && !fallback(r))
+        && replies.iter().all(|r| server_error(&r) && !reaches_fallback(r))
     {
         let at = replies.iter().map(|r| r.reply.at()).min().unwrap_or(findings[0].span);
         return Verdict::skip(format!(

@@ -196,8 +196,6 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .map(|(s, obj)| {
                     let v = match (&obj, key.as_str()) {
                         (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
-                        // PHP's empty `[]` has no keys.
-                        (Value::Array(items), _) if items.is_empty() => Value::Bool(false),
                         (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
                         (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
                         (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
@@ -462,8 +460,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return Value::Int(items.len() as i64);
         }
-        // `self.id` in a method of the message's own type (`impl Request { fn
-        // is_notification(&self) }`): the message's field.
+        // `msg.params`, `$msg['params']` of the decoded message: the probe's params.
         let params_of = |suffix: &str| name.strip_suffix(suffix).filter(|b| !b.contains(['.', '[']));
         if let Some(base) =
             params_of(".params").or_else(|| params_of("['params']")).or_else(|| params_of("[\"params\"]"))
@@ -471,6 +468,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return self.probe_params();
         }
+        // `self.id` in a method of the message's own type (`impl Request { fn
+        // is_notification(&self) }`): the message's field.
         if let Some((base, rest)) = name.split_once('.')
             && matches!(st.env.get(base), Some(Value::Message))
             && let Some(f) = crate::lower::message_field(rest)
@@ -643,10 +642,6 @@ impl<'p, 'a> Interp<'p, 'a> {
             return Value::Bool(self.prog.registration(key, here).is_some());
         }
         match collection {
-            // No table or list of the scanned code holds the method no server names.
-            Value::Unknown(_) if key == crate::value::UNKNOWN_METHOD && matches!(item, Value::Method(_)) => {
-                Value::Bool(false)
-            }
             Value::Object(entries) => Value::Bool(entries.iter().any(|(k, _)| k == key)),
             Value::Array(items) => {
                 if items.iter().all(|i| matches!(i, Value::Str(_))) {
@@ -691,13 +686,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         // An element of a list the scan could not follow is one of the values it carries.
         if let (Value::Unknown(parts), Value::Int(_)) = (collection, key) {
             return Value::Unknown(parts.clone());
-        }
-        // No table of the scanned code holds the method no server names, even one the
-        // scan cannot read.
-        if let (Value::Unknown(_), Value::Method(m)) = (collection, key)
-            && m == crate::value::UNKNOWN_METHOD
-        {
-            return Value::Null;
         }
         let k = match key {
             Value::Method(m) => m.clone(),
@@ -1314,8 +1302,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         states
     }
 
-    /// The arguments of a call as the callee's parameters see them: positional ones
-    /// in order, named ones by name, and a parameter left out takes its default.
     /// Appends a method's `self` after its bound arguments, the parameters a call
     /// leaves out (optional ones, `**kwargs`) unknown, so that `self` is where the
     /// callee looks for it.
@@ -1327,6 +1313,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         bound.push(this);
     }
 
+    /// The arguments of a call as the callee's parameters see them: positional ones
+    /// in order, named ones by name, and a parameter left out takes its default.
     fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
         let f = self.prog.function(id);
         if names.iter().all(Option::is_none) && (f.defaults.is_empty() || vals.len() >= f.params.len()) {
@@ -1486,8 +1474,6 @@ fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<V
     })
 }
 
-/// The value of a call to a language builtin on lists, when it is not a function of
-/// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
 /// Library calls that read a decoded message into a model of it (pydantic, zod,
 /// dataclass helpers), called on the model's class or schema.
 const MODEL_READERS: &[&str] = &[
@@ -1514,6 +1500,8 @@ fn reads_params(e: &Expr) -> bool {
     }
 }
 
+/// The value of a call to a language builtin on lists, when it is not a function of
+/// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

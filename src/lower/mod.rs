@@ -27,39 +27,6 @@ pub const DECODE_AS: &str = "mcp-conform/decode-as";
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";
 
-/// The class a type annotation names, when it names exactly one apart from the
-/// wrappers and nullability around it: `?SystemHandler`, `Arc<Mutex<Handler>>`,
-/// `*Server`, `Optional[Handler]`, `McpServer | undefined` -> the class's name.
-pub fn type_class(text: &str) -> Option<String> {
-    const WRAPPERS: &[&str] =
-        &["Arc", "Rc", "Box", "Mutex", "RwLock", "RefCell", "Cell", "Option", "Optional", "Weak"];
-    const NOTHING: &[&str] = &["null", "None", "undefined", "nil"];
-    let mut t = text.trim();
-    for prefix in ["?", "*", "&", "mut ", "readonly ", "dyn ", "impl "] {
-        t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
-    }
-    let alternatives: Vec<&str> = t.split('|').map(str::trim).filter(|a| !NOTHING.contains(a)).collect();
-    if alternatives.len() != 1 {
-        return None;
-    }
-    let t = alternatives[0];
-    if t.len() != text.trim().len() {
-        return type_class(t);
-    }
-    if let Some(open) = t.find(['<', '[']) {
-        let outer = last_segment(&t[..open]);
-        if WRAPPERS.contains(&outer) {
-            let inner = t[open + 1..].strip_suffix(['>', ']'])?;
-            return type_class(inner);
-        }
-        return type_class(&t[..open]).filter(|_| !t[..open].is_empty());
-    }
-    let name = t.rsplit(['.', ':', '\\']).next().unwrap_or(t);
-    let class = name.starts_with(|c: char| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    class.then(|| name.to_string())
-}
-
 /// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
 pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
@@ -416,8 +383,9 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
             matches!(last, "loads" | "load")
                 && matches!(qualifier, "json" | "orjson" | "ujson" | "simplejson")
                 || matches!(last, "get_json")
-                // A model read from the raw text (pydantic): the message, typed.
-                || matches!(last, "model_validate_json" | "parse_raw" | "validate_json") && !qualifier.is_empty()
+                // A type adapter reading the raw text (pydantic); a model's own
+                // `model_validate_json` knows its type (the Python lowering).
+                || last == "validate_json" && !qualifier.is_empty()
         }
         Language::TypeScript | Language::JavaScript => callee == "JSON.parse",
         Language::Php => matches!(callee, "json_decode" | "get_json_params"),
@@ -497,6 +465,39 @@ pub fn message_field(key: &str) -> Option<FieldName> {
 /// A field read on `object` (None when the object is not written, as in `json!` paths).
 pub fn field(object: Option<Expr>, name: FieldName) -> Expr {
     Expr::Field { object: object.map(Box::new), name }
+}
+
+/// The class a type annotation names, when it names exactly one apart from the
+/// wrappers and nullability around it: `?SystemHandler`, `Arc<Mutex<Handler>>`,
+/// `*Server`, `Optional[Handler]`, `McpServer | undefined` -> the class's name.
+pub fn type_class(text: &str) -> Option<String> {
+    const WRAPPERS: &[&str] =
+        &["Arc", "Rc", "Box", "Mutex", "RwLock", "RefCell", "Cell", "Option", "Optional", "Weak"];
+    const NOTHING: &[&str] = &["null", "None", "undefined", "nil"];
+    let mut t = text.trim();
+    for prefix in ["?", "*", "&", "mut ", "readonly ", "dyn ", "impl "] {
+        t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+    }
+    let alternatives: Vec<&str> = t.split('|').map(str::trim).filter(|a| !NOTHING.contains(a)).collect();
+    if alternatives.len() != 1 {
+        return None;
+    }
+    let t = alternatives[0];
+    if t.len() != text.trim().len() {
+        return type_class(t);
+    }
+    if let Some(open) = t.find(['<', '[']) {
+        let outer = last_segment(&t[..open]);
+        if WRAPPERS.contains(&outer) {
+            let inner = t[open + 1..].strip_suffix(['>', ']'])?;
+            return type_class(inner);
+        }
+        return type_class(&t[..open]).filter(|_| !t[..open].is_empty());
+    }
+    let name = t.rsplit(['.', ':', '\\']).next().unwrap_or(t);
+    let class = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    class.then(|| name.to_string())
 }
 
 /// The last segment of a dotted or path-qualified name: `self.a.send` -> `send`.
@@ -777,9 +778,7 @@ pub fn reads_initialized_state(name: &str) -> bool {
     let last: String =
         last_segment(name).chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
     let rest = last.strip_prefix("is").or_else(|| last.strip_prefix("has")).unwrap_or(&last);
-    !rest.contains("uninitialized")
-        && !rest.contains("notinitialized")
-        && (rest == "initialized" || rest == "sessioninitialized" || rest == "clientinitialized")
+    matches!(rest, "initialized" | "sessioninitialized" | "clientinitialized")
 }
 
 /// A module path as a path hint: `..mcp.transport` -> `mcp/transport`,

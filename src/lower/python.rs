@@ -807,14 +807,16 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
-    // `Request.model_validate_json(body)`: the message, as the model reads it.
+    // `Request.model_validate_json(body)`, `models.Request.parse_raw(body)`: the
+    // message, as the model reads it.
     if let Some((model, "model_validate_json" | "parse_raw")) = callee.rsplit_once('.')
-        && is_identifier(model)
+        && is_identifier(super::last_segment(model))
     {
+        let model = super::last_segment(model).to_string();
         return Expr::Call {
             callee: super::DECODE_AS.into(),
             receiver: None,
-            args: vec![Expr::Str(model.to_string()), Expr::Str("raise".into()), Expr::Message(args)],
+            args: vec![Expr::Str(model), Expr::Str("raise".into()), Expr::Message(args)],
             span,
         };
     }
