@@ -347,13 +347,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         }
     }
     // A function handed to a router in the same language, in a related folder.
-    let is_route = |id: FnId| {
+    let mounted = |id: FnId| {
         let f = prog.function(id);
         f.http_route
             || prog
                 .files()
                 .any(|file| file.http_handlers.contains(&f.name) && prog.related(file, prog.file_of(id)))
     };
+    // A handler by its signature alone counts too, unless another carrier calls it
+    // (then it is that handler's helper; see `outermost` below).
+    let is_route = |id: FnId| prog.function(id).http_signature || mounted(id);
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for (id, callees) in edges.iter().enumerate() {
@@ -447,10 +450,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             // imports it configures and starts the server, it does not carry messages.
             .filter(|&a| only_this(a) && !is_test(a))
             .filter(|&a| near(a))
-            .filter(|&a| {
-                let route = is_route(a);
-                route || callers[a].iter().all(|&c| !only_this(c) || !near(c))
-            })
+            .filter(|&a| mounted(a) || callers[a].iter().all(|&c| !only_this(c) || !near(c)))
             .collect();
         // Where messages arrive: a function that reads standard input or answers HTTP.
         // A `main` above it configures and starts the server; it carries no message.
@@ -466,7 +466,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let outermost: Vec<FnId> = carriers
             .iter()
             .copied()
-            .filter(|&a| is_route(a) || callers[a].iter().all(|c| !carriers.contains(c)))
+            .filter(|&a| mounted(a) || callers[a].iter().all(|c| !carriers.contains(c)))
             .collect();
         if !outermost.is_empty() {
             entries = outermost;

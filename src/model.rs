@@ -332,6 +332,10 @@ pub struct Function {
     pub span: Span,
     /// Registered as an HTTP route handler (decorator, router call, signature).
     pub http_route: bool,
+    /// An HTTP handler by its signature alone (`(request: Request): Promise<Response>`,
+    /// `request: web.Request`), not seen mounted: when another handler calls it, it is
+    /// that handler's helper, not where requests arrive.
+    pub http_signature: bool,
     /// Reads messages from standard input.
     pub reads_stdin: bool,
 }

@@ -113,6 +113,7 @@ impl<'a> Ctx<'a> {
             body: vec![crate::model::Stmt::Return { value: Some(body), span }],
             span,
             http_route: false,
+            http_signature: false,
             reads_stdin: false,
         });
         Expr::FnRef(name)
@@ -203,6 +204,7 @@ pub fn push_function(
         body,
         span: ctx.span(node),
         http_route,
+        http_signature: false,
         reads_stdin,
     });
 }
@@ -228,6 +230,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         body,
         span: ctx.span(root),
         http_route,
+        http_signature: false,
         reads_stdin,
     });
 }

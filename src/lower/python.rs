@@ -10,7 +10,23 @@ const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 /// The parameters of an AWS Lambda handler (`def lambda_handler(event, context)`):
 /// API Gateway or a function URL brings it HTTP requests.
 const LAMBDA_PARAMS: &[&str] = &["event", "context"];
-const ROUTER_CALLS: &[&str] = &["add_api_route", "add_route", "add_url_rule", "add_api_websocket_route"];
+/// Router calls that mount a handler (FastAPI, Flask, aiohttp `router.add_post`,
+/// Starlette `Route(path, endpoint)`); the handler may be a method (`self._handle`).
+const ROUTER_CALLS: &[&str] = &[
+    "add_api_route",
+    "add_route",
+    "add_url_rule",
+    "add_api_websocket_route",
+    "add_post",
+    "add_view",
+    "Route",
+];
+
+/// Parameter annotations that make a function an HTTP handler when they name a web
+/// framework's request class: aiohttp `request: web.Request`, Starlette/FastAPI
+/// `Request`, Django `HttpRequest`. A `Request` of the code's own (or the MCP SDK's
+/// JSON-RPC `Request`) is not one.
+const REQUEST_TYPES: &[&str] = &["Request", "HttpRequest", "BaseRequest", "WSGIRequest", "ASGIRequest"];
 
 /// Modules whose `Response`-like names are HTTP responses.
 const WEB_MODULES: &[&str] = &[
@@ -180,6 +196,7 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
             _ => ctx.text(m),
         };
+        note_request_imports(ctx, node, name);
         if let Some(sdk) = ctx.sdk(Language::Python, name) {
             facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(node) });
         }
@@ -200,6 +217,45 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             }
         }
     }
+}
+
+/// Remembers how the file can name a web framework's request class: `from
+/// starlette.requests import Request` (the name), `from aiohttp import web` and
+/// `import aiohttp` (a module prefix, `web.` and `aiohttp.`).
+fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str) {
+    let top = module.split('.').next().unwrap_or("");
+    if module.starts_with('.') || !WEB_MODULES.contains(&top) || matches!(top, "mcp" | "http") {
+        return;
+    }
+    if node.kind() == "import_statement" {
+        ctx.request_types.push(format!("{module}."));
+        return;
+    }
+    let mut cursor = node.walk();
+    for imported in node.children_by_field_name("name", &mut cursor) {
+        let (name, local) = match imported.kind() {
+            "aliased_import" => (imported.child_by_field_name("name"), imported.child_by_field_name("alias")),
+            _ => (Some(imported), Some(imported)),
+        };
+        let (Some(name), Some(local)) = (name, local) else { continue };
+        let local = ctx.text(local).to_string();
+        if REQUEST_TYPES.contains(&ctx.text(name)) {
+            ctx.request_types.push(local);
+        } else if local.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+            // `from aiohttp import web`: a module whose `web.Request` is the class.
+            ctx.request_types.push(format!("{local}."));
+        }
+    }
+}
+
+/// `request: web.Request`, `req: Request` (imported from a web framework).
+fn annotated_request(ctx: &Ctx, annotation: &str) -> bool {
+    let t = annotation.trim().trim_matches(['"', '\'']);
+    let last = super::last_segment(t);
+    ctx.request_types.iter().any(|r| match r.strip_suffix('.') {
+        Some(_) => t.starts_with(r.as_str()) && REQUEST_TYPES.contains(&last),
+        None => r == t,
+    })
 }
 
 fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
@@ -281,8 +337,17 @@ fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     }
     if let Some(args) = node.child_by_field_name("arguments") {
         for a in children(args) {
-            if a.kind() == "identifier" {
-                facts.http_handlers.push(ctx.text(a).to_string());
+            // `Route("/mcp", endpoint=handle)`: the keyword's value.
+            let a = match a.kind() {
+                "keyword_argument" => match a.child_by_field_name("value") {
+                    Some(v) => v,
+                    None => continue,
+                },
+                _ => a,
+            };
+            // `router.add_post("/mcp", self._handle_request)`: the method.
+            if matches!(a.kind(), "identifier" | "attribute") {
+                facts.http_handlers.push(super::last_segment(ctx.text(a)).to_string());
             }
         }
     }
@@ -360,12 +425,18 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         }
     }
     let mut params = super::Params::default();
+    let mut http_signature = false;
     for c in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
         let name = match c.kind() {
             "identifier" => Some(ctx.text(c).to_string()),
             _ => c.child_by_field_name("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
         };
         let Some(name) = name.filter(|p| p != "self" && p != "cls") else { continue };
+        if let Some(t) = c.child_by_field_name("type")
+            && annotated_request(ctx, ctx.text(t))
+        {
+            http_signature = true;
+        }
         if let Some(default) = c.child_by_field_name("value")
             && matches!(c.kind(), "default_parameter" | "typed_default_parameter")
         {
@@ -382,6 +453,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
         block_of(ctx, body, facts, owner)
     });
+    if let Some(f) = facts.functions.last_mut() {
+        f.http_signature = http_signature && !http_route;
+    }
 }
 
 /// A class's bases and its declared fields in order (`id: int | None = None`,

@@ -36,3 +36,43 @@ pub const STATUS_SENDERS: &[&str] = &["sendStatus", "writeHead"];
 
 /// Response classes built as `new Response(body, { status })` and `Response.json(body, { status })`.
 pub const RESPONSE_CLASSES: &[&str] = &["Response", "NextResponse"];
+
+/// Parameter types (last name segment, type arguments dropped) that make a function an
+/// HTTP handler by themselves: Node's `(req: IncomingMessage, res: ServerResponse)`,
+/// Next.js `NextRequest`/`NextApiRequest`, Fastify `FastifyRequest`.
+pub const REQUEST_TYPES: &[&str] = &["IncomingMessage", "NextRequest", "NextApiRequest", "FastifyRequest"];
+
+/// `Request` names an HTTP request (the Fetch API's, Express's) only beside a response
+/// type, as a parameter or what the function returns: `(req: Request, res: Response)`,
+/// `(request: Request): Promise<Response>`. Code that declares its own `Request`, or
+/// imports one from anywhere but a web module, means a JSON-RPC request.
+pub const FETCH_REQUEST: &str = "Request";
+pub const RESPONSE_TYPES: &[&str] =
+    &["Response", "ServerResponse", "NextResponse", "NextApiResponse", "FastifyReply"];
+
+/// Modules whose `Request`/`Response` are HTTP ones (a name or its first path segments).
+pub const WEB_MODULES: &[&str] = &[
+    "express",
+    "hono",
+    "fastify",
+    "koa",
+    "next",
+    "undici",
+    "node-fetch",
+    "http",
+    "https",
+    "node:http",
+    "node:https",
+    "http2",
+    "node:http2",
+    "itty-router",
+    "elysia",
+    "h3",
+    "@cloudflare",
+    "@hono",
+    "@fastify",
+    "@nestjs",
+    "@vercel",
+    "@netlify",
+    "@types",
+];

@@ -23,6 +23,7 @@ struct Js {
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let mut js = Js { stdin_callbacks: Vec::new(), default_status: None };
+    note_own_types(ctx, root);
     let mut body = Vec::new();
     for child in children(root) {
         statement(ctx, &mut js, child, facts, None, &mut body);
@@ -490,6 +491,78 @@ fn decorator_call<'s>(ctx: &'s Ctx, d: Node) -> (&'s str, &'s str) {
     (name, args)
 }
 
+/// Type names the file declares, or imports from a module that is not a web framework:
+/// its own `Request` is a JSON-RPC request, not an HTTP one.
+fn note_own_types(ctx: &mut Ctx, root: Node) {
+    for child in children(root) {
+        let decl = match child.kind() {
+            "export_statement" => child.child_by_field_name("declaration"),
+            _ => Some(child),
+        };
+        if let Some(d) = decl.filter(|d| {
+            matches!(
+                d.kind(),
+                "interface_declaration"
+                    | "type_alias_declaration"
+                    | "class_declaration"
+                    | "abstract_class_declaration"
+                    | "enum_declaration"
+            )
+        }) && let Some(n) = d.child_by_field_name("name")
+        {
+            ctx.own_names.push(ctx.text(n).to_string());
+        }
+        if child.kind() != "import_statement" {
+            continue;
+        }
+        let source = child.child_by_field_name("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
+        let web = frameworks::WEB_MODULES
+            .iter()
+            .any(|m| source == *m || source.strip_prefix(m).is_some_and(|rest| rest.starts_with('/')));
+        if web {
+            continue;
+        }
+        let mut stack: Vec<Node> =
+            children(child).into_iter().filter(|c| c.kind() == "import_clause").collect();
+        while let Some(n) = stack.pop() {
+            if matches!(n.kind(), "identifier" | "type_identifier") {
+                ctx.own_names.push(ctx.text(n).to_string());
+            }
+            stack.extend(children(n));
+        }
+    }
+}
+
+/// A type written in a signature, as the name that decides: `express.Request<P>` is
+/// `Request`, `Promise<Response>` and `Response | null` are `Response`.
+fn type_name(text: &str) -> &str {
+    let t = text.trim().trim_start_matches(':').trim();
+    let t = t.strip_prefix("Promise<").and_then(|r| r.strip_suffix('>')).unwrap_or(t).trim();
+    let t = t.split('|').map(str::trim).find(|p| !matches!(*p, "null" | "undefined" | "void")).unwrap_or(t);
+    let t = t.split('<').next().unwrap_or(t).trim();
+    super::last_segment(t)
+}
+
+/// A signature that takes an HTTP request: `(req: IncomingMessage, res: ServerResponse)`,
+/// `(request: Request): Promise<Response>`, `(req: Request, res: Response)`.
+fn typed_as_handler(ctx: &Ctx, node: Node) -> bool {
+    let Some(list) = node.child_by_field_name("parameters") else { return false };
+    let own = |t: &str| ctx.own_names.iter().any(|n| n == t);
+    let types: Vec<&str> = children(list)
+        .into_iter()
+        .filter_map(|p| p.child_by_field_name("type"))
+        .map(|t| type_name(ctx.text(t)))
+        .filter(|t| !own(t))
+        .collect();
+    if types.iter().any(|t| frameworks::REQUEST_TYPES.contains(t)) {
+        return true;
+    }
+    let returns = node.child_by_field_name("return_type").map(|t| type_name(ctx.text(t))).filter(|t| !own(t));
+    types.contains(&frameworks::FETCH_REQUEST)
+        && (types.iter().any(|t| frameworks::RESPONSE_TYPES.contains(t))
+            || returns.is_some_and(|t| frameworks::RESPONSE_TYPES.contains(&t)))
+}
+
 /// `@Post()` / `@All('mcp')` right before a method definition.
 fn mounted_by_decorator(ctx: &Ctx, node: Node) -> bool {
     decorators(node).iter().any(|d| frameworks::ROUTE_DECORATORS.contains(&decorator_call(ctx, *d).0))
@@ -515,6 +588,7 @@ fn function(
     // Next.js route handlers (`export async function POST(request)`) and NestJS
     // controller methods (`@Post() handle(...)`).
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
+    let http_signature = !http_route && typed_as_handler(ctx, node);
     let body = node.child_by_field_name("body");
     let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
     super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match body {
@@ -523,6 +597,9 @@ fn function(
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
         None => Vec::new(),
     });
+    if let Some(f) = facts.functions.last_mut() {
+        f.http_signature = http_signature;
+    }
     js.default_status = outer_status;
 }
 
