@@ -239,7 +239,12 @@ impl ProbeRun {
                 }
             }
             let emitted = emitted.map(Rc::new);
-            let answer = match (&path.outcome.value, emitted.as_ref()) {
+            // A Rust handler returning `Result<impl IntoResponse, E>`: `Ok(x)` answers x.
+            let value = match &path.outcome.value {
+                Value::Variant(name, Some(inner)) if name == "Ok" => inner.as_ref(),
+                other => other,
+            };
+            let answer = match (value, emitted.as_ref()) {
                 (Value::Http(h), _) | (_, Some(h)) => HttpAnswer::Response(h.clone()),
                 (Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
                 (Value::Null, None) => HttpAnswer::Nothing(path.entry),
