@@ -75,8 +75,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         for arm in arms {
             let mut still = Vec::new();
             let patterns = self.resolve_patterns(&arm.patterns);
+            // `JsonRpcMessage::Notification(n)` on the decoded message: the kind of message
+            // the variant names decides it, as a message guard does.
+            let kind = matches!(subject, Value::Message)
+                .then(|| message_kind_arm(&patterns, self.probe.has_id))
+                .flatten();
             for s in pending {
-                let (truth, binding) = match_arm(subject, &patterns);
+                let (truth, binding) = kind.clone().unwrap_or_else(|| match_arm(subject, &patterns));
                 if truth == Some(false) {
                     still.push(s);
                     continue;
@@ -151,6 +156,26 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 type Bindings = Vec<(String, Value)>;
+
+/// An arm whose patterns are variants named for a kind of JSON-RPC message
+/// (`Message::Request(r)`, `JsonRpcMessage::Notification(n)`, `Incoming::Response(_)`),
+/// matched against the decoded message: a request has an id, a notification has none,
+/// and no probe is a response. The variant's content is the message.
+fn message_kind_arm(patterns: &[Pattern], has_id: bool) -> Option<(Option<bool>, Bindings)> {
+    let mut out: Option<(Option<bool>, Bindings)> = None;
+    for p in patterns {
+        let (name, binding) = match p {
+            Pattern::Variant { name, binding } => (name.as_str(), binding.clone()),
+            _ => return None,
+        };
+        let truth = super::message_kind_truth(name, has_id)?;
+        if truth {
+            return Some((Some(true), binding.map(|b| (b, Value::Message)).into_iter().collect()));
+        }
+        out = Some((Some(false), Vec::new()));
+    }
+    out
+}
 
 /// Whether a value matches one of an arm's patterns, and what it binds.
 fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Bindings) {

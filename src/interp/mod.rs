@@ -150,6 +150,24 @@ fn guard_truth(callee: &str, probe: &Probe) -> Option<bool> {
     })
 }
 
+/// What a variant named for a kind of JSON-RPC message says of a probe the code
+/// decoded into its type (serde's untagged `Message::Request(..)`): `Notification`,
+/// `JsonRpcNotification` hold for a message without an id; `Request`, `JSONRPCRequest`
+/// for one with an id; `Response`, `ErrorResponse` for no probe. (A JSON object a
+/// dynamic language decoded is no instance of such a class: `isinstance` is not this.)
+pub(super) fn message_kind_truth(name: &str, has_id: bool) -> Option<bool> {
+    let name = crate::lower::last_segment(name);
+    if name.ends_with("Notification") {
+        Some(!has_id)
+    } else if name.ends_with("Request") && !matches!(name, "BadRequest" | "InvalidRequest") {
+        Some(has_id)
+    } else if name.ends_with("Response") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
