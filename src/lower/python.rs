@@ -59,14 +59,16 @@ const WEB_MODULES: &[&str] = &[
 ];
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
-    // Classes the file defines, wherever they are used in it.
+    // Classes and functions the file defines, wherever they are used in it: its own
+    // `make_response(id, result)` is not Flask's.
     for child in children(root) {
         let def = match child.kind() {
             "decorated_definition" => child.child_by_field_name("definition"),
             _ => Some(child),
         };
-        if let Some(name) =
-            def.filter(|d| d.kind() == "class_definition").and_then(|d| d.child_by_field_name("name"))
+        if let Some(name) = def
+            .filter(|d| matches!(d.kind(), "class_definition" | "function_definition"))
+            .and_then(|d| d.child_by_field_name("name"))
         {
             let name = ctx.text(name).to_string();
             ctx.own_names.push(name);

@@ -491,8 +491,9 @@ fn decorator_call<'s>(ctx: &'s Ctx, d: Node) -> (&'s str, &'s str) {
     (name, args)
 }
 
-/// Type names the file declares, or imports from a module that is not a web framework:
-/// its own `Request` is a JSON-RPC request, not an HTTP one.
+/// Type and function names the file declares, or imports from a module that is not a
+/// web framework: its own `Request` is a JSON-RPC request, not an HTTP one, and its own
+/// `make_response(id, result)` is no framework's response.
 fn note_own_types(ctx: &mut Ctx, root: Node) {
     for child in children(root) {
         let decl = match child.kind() {
@@ -503,6 +504,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node) {
             matches!(
                 d.kind(),
                 "interface_declaration"
+                    | "function_declaration"
                     | "type_alias_declaration"
                     | "class_declaration"
                     | "abstract_class_declaration"
@@ -976,6 +978,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         // `handlers[method]?.(params)`: call whatever the expression yields.
         let target = expr(ctx, js, func, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
+    if receiver.is_none() && ctx.own_names.iter().any(|n| *n == callee) {
+        return Expr::Call { callee, receiver: None, args, span };
     }
     call(callee, receiver, args, Vec::new(), span)
 }
