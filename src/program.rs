@@ -700,8 +700,19 @@ impl<'a> Program<'a> {
                     true
                 }
         };
-        // Go resolves a bare name in its own package: the files of the same folder.
+        // Go resolves a bare name in its own package: the files of the same folder; and
+        // `http.NewRequest` names the standard library's package, never a function of
+        // the scanned code.
         let package_scoped = qualifier.is_empty() && caller.language == Language::Go;
+        if caller.language == Language::Go
+            && !qualifier.is_empty()
+            && caller.imports.iter().filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT)).any(|path| {
+                path.rsplit('/').next() == Some(qualifier)
+                    && path.split('/').next().is_some_and(|first| GO_STDLIB.contains(&first))
+            })
+        {
+            return None;
+        }
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;
@@ -854,3 +865,53 @@ impl<'a> Program<'a> {
         self.visible(from).any(|r| r.table == table) || (on_method && self.has_registrations(from))
     }
 }
+
+/// The top-level packages of Go's standard library (`net/http` is under `net`).
+const GO_STDLIB: &[&str] = &[
+    "archive",
+    "bufio",
+    "bytes",
+    "cmp",
+    "compress",
+    "container",
+    "context",
+    "crypto",
+    "database",
+    "debug",
+    "embed",
+    "encoding",
+    "errors",
+    "expvar",
+    "flag",
+    "fmt",
+    "go",
+    "hash",
+    "html",
+    "image",
+    "index",
+    "io",
+    "iter",
+    "log",
+    "maps",
+    "math",
+    "mime",
+    "net",
+    "os",
+    "path",
+    "plugin",
+    "reflect",
+    "regexp",
+    "runtime",
+    "slices",
+    "sort",
+    "strconv",
+    "strings",
+    "sync",
+    "syscall",
+    "testing",
+    "text",
+    "time",
+    "unicode",
+    "unique",
+    "unsafe",
+];

@@ -623,6 +623,13 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
                 return field(operand, f);
             }
+            // `s.handleInitialize` in a method of `s`: a member of the receiver, as
+            // `self.handleInitialize` (a method value handed to a helper resolves so).
+            if ctx.receiver.as_deref().is_some_and(|r| r == operand_text)
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            {
+                return Expr::Var(format!("self.{name}"));
+            }
             if t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
                 return Expr::Var(t.to_string());
             }
