@@ -51,6 +51,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 } else {
                     refine(&mut s2, cond, b);
                 }
+                if b {
+                    self.refine_by_predicate(&mut s2, cond);
+                }
                 let block = if b { then } else { otherwise };
                 for mut s3 in self.exec_block(s2, block) {
                     let v = s3.yielded.take().unwrap_or(Value::Null);
@@ -139,6 +142,33 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
+    /// `if is_supported(requested):` holding: a predicate of the code's own whose body
+    /// tests its parameter by membership or equality (`version in SUPPORTED`) checked the
+    /// value it was given, as the test written in place would.
+    fn refine_by_predicate(&self, st: &mut State, cond: &Expr) {
+        let Expr::Call { callee, args, .. } = cond else { return };
+        let Some(f) = self.prog.resolve(callee, self.here()) else { return };
+        let f = self.prog.function(f);
+        let tests_param = |param: &str| {
+            let mut found = false;
+            crate::model::walk_block(&f.body, &mut |e| {
+                let is_param = |x: &Expr| matches!(x, Expr::Var(v) if v == param);
+                match e {
+                    Expr::Member { item, .. } => found |= is_param(item),
+                    // `s == version` over a list of supported versions, either side.
+                    Expr::Eq { left, right, .. } => found |= is_param(left) || is_param(right),
+                    _ => {}
+                }
+            });
+            found
+        };
+        for (param, arg) in f.params.iter().zip(args) {
+            if tests_param(param) {
+                mark_checked(st, arg);
+            }
+        }
+    }
+
     /// An arm's patterns with named constants replaced by their literals.
     fn resolve_patterns(&mut self, patterns: &[Pattern]) -> Vec<Pattern> {
         patterns
