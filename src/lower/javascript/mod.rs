@@ -979,7 +979,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         let target = expr(ctx, js, func, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
-    if receiver.is_none() && ctx.own_names.iter().any(|n| *n == callee) {
+    if receiver.is_none() && ctx.own_names.contains(&callee) {
         return Expr::Call { callee, receiver: None, args, span };
     }
     call(callee, receiver, args, Vec::new(), span)
