@@ -364,15 +364,38 @@ pub fn renamed(field: &str, rule: &str) -> String {
     }
 }
 
-/// A JSON literal written as text (`json.RawMessage("{}")`, `serde_json::from_str("{}")`):
-/// the empty object and array and `null`, which the checks read.
+/// A JSON literal written as text (`json.RawMessage(`{"protocolVersion": "2025-03-26"}`)`,
+/// `serde_json::from_str(r#"{}"#)`): the value it encodes, objects that carry a reply's
+/// members as a reply. Text that is not JSON (or nests deeper than a reply does) is none.
 pub fn raw_json(text: &str) -> Option<Expr> {
-    match text.trim() {
-        "{}" => Some(Expr::Object { entries: Vec::new(), span: Span::default() }),
-        "[]" => Some(Expr::Array { items: Vec::new(), span: Span::default() }),
-        "null" => Some(Expr::Null),
-        _ => None,
+    const MAX_DEPTH: usize = 32;
+    fn convert(v: &serde_json::Value, depth: usize) -> Option<Expr> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        Some(match v {
+            serde_json::Value::Null => Expr::Null,
+            serde_json::Value::Bool(b) => Expr::Bool(*b),
+            serde_json::Value::Number(n) => n.as_i64().map(Expr::Int).unwrap_or_else(Expr::unknown),
+            serde_json::Value::String(s) => Expr::Str(s.clone()),
+            serde_json::Value::Array(items) => Expr::Array {
+                items: items.iter().map(|i| convert(i, depth + 1)).collect::<Option<Vec<_>>>()?,
+                span: Span::default(),
+            },
+            serde_json::Value::Object(members) => object(
+                members
+                    .iter()
+                    .map(|(k, v)| convert(v, depth + 1).map(|e| (k.clone(), e)))
+                    .collect::<Option<Vec<_>>>()?,
+                Span::default(),
+            ),
+        })
     }
+    let text = text.trim();
+    if !(text.starts_with('{') || text.starts_with('[') || text == "null") {
+        return None;
+    }
+    convert(&serde_json::from_str(text).ok()?, 0)
 }
 
 /// Whether a call decodes the incoming message (for a well-formed probe it returns

@@ -589,6 +589,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
         return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
     }
+    // `serde_json::from_str(r#"{"tools": []}"#)`: JSON written in the code is its value.
+    if DECODERS.contains(&last.as_str())
+        && let Some(Expr::Str(text)) = args.first()
+        && let Some(value) = super::raw_json(text)
+    {
+        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
+    }
     // Probes are well-formed: decoding the message succeeds.
     if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {
         let decoded = Expr::Variant { name: "Ok".into(), inner: Some(Box::new(Expr::Message(args))) };
