@@ -402,6 +402,9 @@ pub struct FileFacts {
     /// Struct fields whose JSON member has another name: serde `rename`/`rename_all`
     /// attributes (Rust), `json:"..."` tags (Go). `(field, member)`.
     pub json_names: Vec<(String, String)>,
+    /// Every field name a struct of the file declares (Rust): a struct literal whose
+    /// fields no struct of the scanned code declares is a library's type.
+    pub declared_fields: Vec<String>,
     /// Fields whose type names a class, as declared (`private SystemHandler $system;`,
     /// `handler: Arc<Handler>`, `server: McpServer`): `(owner, field, class)`.
     pub field_types: Vec<(String, String, String)>,

@@ -9,6 +9,7 @@
 use crate::model::{Block, Expr, FileFacts, FnId, Function, Language, Stmt};
 use crate::settings::Knowledge;
 use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHashSet as HashSet;
 
 /// At most this many classes stand for an object the scan cannot see.
 pub const MAX_IMPLEMENTERS: usize = 32;
@@ -32,6 +33,8 @@ pub struct Program<'a> {
     /// The files that name each struct field, in file order, with the member name
     /// the file gives it first.
     json_by_field: HashMap<&'a str, Vec<(&'a FileFacts, &'a str)>>,
+    /// Field names the scanned code's structs declare (Rust).
+    declared_fields: HashSet<&'a str>,
     /// Per Go file (by path): the folders of the repository's own packages it
     /// imports, found through the go.mod module paths.
     go_local: HashMap<&'a str, Vec<String>>,
@@ -231,6 +234,8 @@ impl<'a> Program<'a> {
         }
         json_names.retain(|f, _| !ambiguous.contains_key(f));
         let mut json_by_field: HashMap<&str, Vec<(&FileFacts, &str)>> = HashMap::default();
+        let declared_fields: HashSet<&str> =
+            files.iter().flat_map(|f| f.declared_fields.iter().map(String::as_str)).collect();
         let mut classes: HashMap<&str, Vec<(&FileFacts, &crate::model::ClassDef)>> = HashMap::default();
         let mut subclasses: HashMap<&str, Vec<&crate::model::ClassDef>> = HashMap::default();
         for file in files {
@@ -286,6 +291,7 @@ impl<'a> Program<'a> {
             writes,
             json_names,
             json_by_field,
+            declared_fields,
             classes,
             subclasses,
             field_types,
@@ -596,10 +602,19 @@ impl<'a> Program<'a> {
     /// The JSON member a struct field is encoded as, when the structs say (Rust, Go):
     /// the caller's own file first, then the nearest file that names the field, then
     /// any, when all agree.
+    /// Whether a struct of the scanned code declares a field of this name.
+    pub fn declares_field(&self, field: &str) -> bool {
+        self.declared_fields.contains(field)
+    }
+
     pub fn json_name(&self, field: &str, from: FnId) -> Option<&'a str> {
         let here = self.file_of(from);
         if let Some((_, member)) = here.json_names.iter().find(|(f, _)| f == field) {
             return Some(member.as_str());
+        }
+        // A struct of this file declares the field and renames nothing: its own name.
+        if here.declared_fields.iter().any(|f| f == field) {
+            return None;
         }
         let naming = self.json_by_field.get(field)?;
         if let Some((_, member)) = naming

@@ -396,7 +396,7 @@ fn mark_checked(st: &mut State, e: &Expr) {
 }
 
 /// The value with every client version in it marked as checked.
-fn checked(v: &Value) -> Value {
+pub(super) fn checked(v: &Value) -> Value {
     match v {
         Value::ClientVersion { .. } => Value::ClientVersion { checked: true },
         Value::Unknown(items) => Value::Unknown(std::rc::Rc::new(items.iter().map(checked).collect())),

@@ -54,6 +54,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                             }
                             match self.prog.json_name(k, self.here()).filter(|_| rename) {
                                 Some(member) => member.to_string(),
+                                // `InitializeResult { protocol_version, .. }` of a library's
+                                // MCP schema types (no struct here declares the field):
+                                // they serialise in the protocol's camelCase.
+                                None if language == crate::model::Language::Rust
+                                    && k.contains('_')
+                                    && !self.prog.declares_field(k) =>
+                                {
+                                    crate::lower::renamed(k, "camelCase")
+                                }
                                 None => k.clone(),
                             }
                         });
@@ -816,6 +825,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 super::assign(&mut s.env, target, Value::unknown(), span);
             }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            // `ProtocolVersion::try_from(offered)`: a conversion into a type of the
+            // protocol's versions succeeds only for a version it lists, so what comes
+            // out of it is a checked version (whether it succeeds is not known here).
+            if version_conversion(callee) {
+                let checked = vals.iter().map(super::branch::checked).collect();
+                out.push((s, Value::Unknown(Rc::new(checked))));
+                continue;
+            }
             // `obj.method(...)` on an instance: its class's method, with `self` bound.
             if let Some(Value::Instance(class, _, _)) = &recv {
                 let name = crate::lower::last_segment(callee);
@@ -1446,6 +1463,15 @@ const SERIALISERS: &[&str] = &[
     "serialize",
     "as_dict",
 ];
+
+/// A fallible conversion into a type named for the protocol's versions:
+/// `ProtocolVersion::try_from(v)`, `ProtocolVersion::from_str(v)`.
+fn version_conversion(callee: &str) -> bool {
+    let name = crate::lower::last_segment(callee);
+    let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches([':', '.']);
+    matches!(name, "try_from" | "from_str")
+        && crate::lower::last_segment(qualifier).ends_with("ProtocolVersion")
+}
 
 /// The client's version read on a path where it was already found supported is checked.
 fn checked_version(st: &State, v: Value) -> Value {

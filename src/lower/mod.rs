@@ -258,6 +258,7 @@ pub fn lower(
         http_handlers: Vec::new(),
         state: Vec::new(),
         json_names: Vec::new(),
+        declared_fields: Vec::new(),
         field_types: Vec::new(),
         id_members: Vec::new(),
         classes: Vec::new(),

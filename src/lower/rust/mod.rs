@@ -511,6 +511,7 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     let owner = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
     for field in children(body).into_iter().filter(|c| c.kind() == "field_declaration") {
         let Some(name) = field.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
+        facts.declared_fields.push(name.clone());
         if let (Some(owner), Some(class)) =
             (&owner, field.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t))))
         {
