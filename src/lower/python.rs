@@ -7,6 +7,9 @@ use tree_sitter::Node;
 /// Decorator and router method names that make a function an HTTP handler.
 const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 
+/// The method of an `http.server.BaseHTTPRequestHandler` subclass that answers a POST.
+const HTTP_SERVER_POST: &str = "do_POST";
+
 /// The parameters of an AWS Lambda handler (`def lambda_handler(event, context)`):
 /// API Gateway or a function URL brings it HTTP requests.
 const LAMBDA_PARAMS: &[&str] = &["event", "context"];
@@ -445,6 +448,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             params.defaults.push((name.clone(), expr(ctx, default)));
         }
         params.names.push(name);
+    }
+    // `http.server`'s request handler: `do_POST` answers the POSTed message.
+    if name == HTTP_SERVER_POST && owner.is_some() {
+        http_route = true;
     }
     // A Lambda handler (also a library's `handle_request(self, event, context)`):
     // its dict answer is the HTTP response.
@@ -901,6 +908,28 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     if super::serialises(Language::Python, &callee) && !args.is_empty() {
         return args.swap_remove(0);
+    }
+    // `http.server.BaseHTTPRequestHandler`: `self.send_response(202)` sets the status,
+    // `self.wfile.write(body)` writes the body of the answer.
+    match callee.as_str() {
+        "self.send_response" | "self.send_error" if !args.is_empty() => {
+            let status = args.swap_remove(0);
+            let http = match status {
+                Expr::Int(n) => Expr::Http { status: u16::try_from(n).ok(), body: None, span },
+                other => Expr::HttpWith {
+                    status: Box::new(other),
+                    body: Box::new(Expr::Null),
+                    null_is_empty: true,
+                    span,
+                },
+            };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
+        "self.wfile.write" if args.len() == 1 => {
+            let http = Expr::Http { status: None, body: args.pop().map(Box::new), span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
+        _ => {}
     }
     match callee.as_str() {
         // Conversions that keep what matters: `str(method)`, `cast(Request, msg)`.

@@ -3,8 +3,10 @@
 //! A new framework is a row here and a fixture.
 
 /// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`
-/// (Express, Koa router, Fastify, Hono, Elysia).
-pub const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route", "any"];
+/// (Express, Koa router, Fastify, Hono, Elysia), and a handler mounted at a path for
+/// every verb (`app.use("/mcp", handler)`, Meteor `WebApp.connectHandlers.use(...)`).
+/// Only with a path as the first argument.
+pub const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route", "any", "use"];
 
 /// Calls whose callback answers every HTTP request: `http.createServer(cb)`,
 /// `Deno.serve(cb)`, `serve(cb)`, `Bun.serve({ fetch })`.
