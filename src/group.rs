@@ -252,11 +252,12 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let mut refs = vec![Vec::new(); n];
     for id in 0..n {
         let f = prog.function(id);
-        let mut seen = HashSet::new();
-        let mut add = |target: Option<FnId>, out: &mut Vec<FnId>| {
+        // A function both referred to (`filter_map(handle)`) and called (`handle(x)`)
+        // is a callee: each list keeps its own targets.
+        let add = |target: Option<FnId>, out: &mut Vec<FnId>| {
             if let Some(t) = target
                 && t != id
-                && seen.insert(t)
+                && !out.contains(&t)
             {
                 out.push(t);
             }

@@ -825,6 +825,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                 super::assign(&mut s.env, target, Value::unknown(), span);
             }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            // `payload.as_array()` on the decoded message: a probe is one object, not a
+            // batch (as `Array.isArray(body)` and `isinstance(body, list)` say).
+            if matches!(recv, Some(Value::Message)) {
+                match crate::lower::last_segment(callee) {
+                    "as_array" | "as_array_mut" => {
+                        out.push((s, Value::Null));
+                        continue;
+                    }
+                    "is_array" => {
+                        out.push((s, Value::Bool(false)));
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
             // `ProtocolVersion::try_from(offered)`: a conversion into a type of the
             // protocol's versions succeeds only for a version it lists, so what comes
             // out of it is a checked version (whether it succeeds is not known here).

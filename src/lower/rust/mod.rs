@@ -55,6 +55,9 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 if let Some(sdk) = path.and_then(|p| ctx.sdk(Language::Rust, ctx.text(p))) {
                     facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(item) });
                 }
+                if let Some(p) = path {
+                    facts.imports.extend(use_hints(ctx.text(p)));
+                }
             }
             "struct_item" => serde_names(ctx, item, facts),
             "const_item" | "static_item" => {
@@ -69,6 +72,27 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
         }
     }
     ctx.leave();
+}
+
+/// `use crate::mcp::server::handle;`, `use super::rpc::{a, b};`: the module paths a
+/// file of the crate imports from, as path hints (`mcp/server/handle` for an item or a
+/// module of that name, and its parent `mcp/server`, the file that defines the item).
+/// Other crates' paths are not files of this one.
+fn use_hints(path: &str) -> Vec<String> {
+    let path = path.split("::{").next().unwrap_or(path).trim();
+    let mut parts = path.split("::").map(str::trim);
+    if !matches!(parts.next(), Some("crate" | "self" | "super")) {
+        return Vec::new();
+    }
+    let parts: Vec<&str> = parts.filter(|p| !p.is_empty() && *p != "super" && *p != "*").collect();
+    let mut hints = Vec::new();
+    if !parts.is_empty() {
+        hints.push(parts.join("/"));
+    }
+    if parts.len() > 1 {
+        hints.push(parts[..parts.len() - 1].join("/"));
+    }
+    hints
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
