@@ -300,6 +300,10 @@ pub enum Effect {
         span: Span,
     },
     SetInitialized(Span),
+    /// The message was read into this model class on the path
+    /// (`JSONRPCInitializeRequest.model_validate(payload)`): a later `case
+    /// JSONRPCInitializeRequest():` on it is decided by the class.
+    ReadAs(std::rc::Rc<str>),
     /// A member a function wrote on one of its parameters (`ctx.response = r` in
     /// `def on_ping(ctx)`): the caller takes it onto the variable it passed.
     Wrote {

@@ -84,7 +84,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .then(|| message_kind_arm(&patterns, self.probe.has_id))
                 .flatten();
             for s in pending {
-                let (truth, binding) = kind.clone().unwrap_or_else(|| match_arm(subject, &patterns));
+                let (truth, binding) = kind
+                    .clone()
+                    .or_else(|| read_as_arm(&s, subject, &patterns))
+                    .unwrap_or_else(|| match_arm(subject, &patterns));
                 if truth == Some(false) {
                     still.push(s);
                     continue;
@@ -186,6 +189,26 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 type Bindings = Vec<(String, Value)>;
+
+/// `case JSONRPCInitializeRequest():` on a message this path read into a model class
+/// (`Model.model_validate(payload)`): the class it was read as decides.
+fn read_as_arm(st: &State, subject: &Value, patterns: &[Pattern]) -> Option<(Option<bool>, Bindings)> {
+    if !matches!(subject, Value::Message) || patterns.is_empty() {
+        return None;
+    }
+    let read_as = st.effects.iter().rev().find_map(|e| match e {
+        crate::value::Effect::ReadAs(class) => Some(class.clone()),
+        _ => None,
+    })?;
+    let mut holds = false;
+    for p in patterns {
+        match p {
+            Pattern::Type(class) => holds |= crate::lower::last_segment(class) == &*read_as,
+            _ => return None,
+        }
+    }
+    Some((Some(holds), Vec::new()))
+}
 
 /// An arm whose patterns are variants named for a kind of JSON-RPC message
 /// (`Message::Request(r)`, `JsonRpcMessage::Notification(n)`, `Incoming::Response(_)`),

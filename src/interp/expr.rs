@@ -1034,6 +1034,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             // `Request.model_validate(msg)`, `RequestSchema.parse(msg)`: the message read
             // into a model by a library (a well-formed probe validates): the message.
             if MODEL_READERS.contains(&name) && vals.iter().any(|v| matches!(v, Value::Message)) {
+                let mut s = s;
+                let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
+                let class = crate::lower::last_segment(qualifier);
+                if class.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    s.effects.push(Effect::ReadAs(class.into()));
+                }
                 out.push((s, Value::Message));
                 continue;
             }

@@ -71,7 +71,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Effect::Wrote { value, .. } => !value.interesting(),
                     // A helper's own flag (`self._started = True` in an accumulator).
                     Effect::SetInitialized(_) => true,
-                    Effect::Emit { .. } => false,
+                    // What it read the message as decides later matches: keep the paths.
+                    Effect::ReadAs(_) | Effect::Emit { .. } => false,
                 })
         });
         if results.len() > 1 && quiet {

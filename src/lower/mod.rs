@@ -410,6 +410,8 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
             matches!(last, "loads" | "load")
                 && matches!(qualifier, "json" | "orjson" | "ujson" | "simplejson")
                 || matches!(last, "get_json")
+                // Starlette/FastAPI/aiohttp `await request.json()`: the request's body.
+                || last == "json" && matches!(last_segment(qualifier), "request" | "req")
                 // A type adapter reading the raw text (pydantic); a model's own
                 // `model_validate_json` knows its type (the Python lowering).
                 || last == "validate_json" && !qualifier.is_empty()

@@ -589,6 +589,11 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
             let alias = first.child_by_field_name("alias").map(|a| ctx.text(a).to_string());
             out.push(Pattern::Any(alias));
         }
+        // `case JSONRPCPingRequest():` tests the class of what is matched.
+        "class_pattern" => match children(*first).into_iter().find(|c| c.kind() == "dotted_name") {
+            Some(class) => out.push(Pattern::Type(ctx.text(class).to_string())),
+            None => out.push(Pattern::Unknown),
+        },
         _ => out.push(Pattern::Unknown),
     }
 }
