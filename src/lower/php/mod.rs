@@ -7,6 +7,24 @@ use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration,
 use tree_sitter::Node;
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    // Functions the file declares (PHP hoists them): its own `response($id, $result)`
+    // is not Laravel's `response()` helper.
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        for c in children(n) {
+            match c.kind() {
+                "function_definition" => {
+                    if let Some(name) = c.child_by_field_name("name") {
+                        ctx.own_names.push(ctx.text(name).to_string());
+                    }
+                }
+                "namespace_definition" | "compound_statement" | "program" | "text_interpolation" => {
+                    stack.push(c)
+                }
+                _ => {}
+            }
+        }
+    }
     let mut body = Vec::new();
     statements(ctx, root, facts, None, &mut body);
     if serves_empty_bodies(ctx, root) {
@@ -876,7 +894,11 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span }
         }
-        (f, _, _) if frameworks::RESPONSE_FUNCTIONS.contains(&f) && !args.is_empty() => {
+        (f, _, _)
+            if frameworks::RESPONSE_FUNCTIONS.contains(&f)
+                && !args.is_empty()
+                && !ctx.own_names.iter().any(|n| n == f) =>
+        {
             http_response(frameworks::Order::BodyStatus, args, span)
         }
         ("fwrite" | "fputs", _, _) if raw_args.first().is_some_and(|a| a.contains("STDERR")) => {
