@@ -227,10 +227,19 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         return;
     }
     let target = ctx.text(name).to_string();
+    let wrapped = wrapped_function(ctx, value);
     let value = match value.kind() {
         // `const handle = async (msg) => {...}` names the function.
         "arrow_function" | "function_expression" | "function" => {
             function(ctx, js, value, facts, target.clone(), None);
+            Expr::FnRef(target.clone())
+        }
+        // `export const mcpHandler = httpAction(async (ctx, request) => {...})`: a wrapper
+        // handed one function (Convex `httpAction`, h3 `defineEventHandler`, an auth
+        // decorator) is that function under the name, as far as routes and calls go.
+        _ if wrapped.is_some() && is_identifier_node(name) => {
+            let inner = wrapped.unwrap_or(value);
+            function(ctx, js, inner, facts, target.clone(), None);
             Expr::FnRef(target.clone())
         }
         _ => expr(ctx, js, value, facts),
@@ -331,6 +340,30 @@ fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
 }
 
 /// The name a callable expression can be called by: an identifier, or a new function.
+/// The one function a call is handed when it is handed nothing else:
+/// `httpAction(async (ctx, req) => {...})`, `defineEventHandler(function (e) {...})`.
+fn wrapped_function<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
+    if value.kind() != "call_expression" {
+        return None;
+    }
+    // A plain function (not a method: `promise.then(cb)`, `http.createServer(cb)` have
+    // meanings of their own) that is not a server or SDK call.
+    let callee = value.child_by_field_name("function").filter(|f| f.kind() == "identifier")?;
+    let callee = ctx.text(callee);
+    if frameworks::SERVER_CALLS.contains(&callee) || crate::lower::SDK_SERVER_CALLS.contains(&callee) {
+        return None;
+    }
+    let args = children(value.child_by_field_name("arguments")?);
+    match args.as_slice() {
+        [only] if matches!(only.kind(), "arrow_function" | "function_expression" | "function") => Some(*only),
+        _ => None,
+    }
+}
+
+fn is_identifier_node(node: Node) -> bool {
+    node.kind() == "identifier"
+}
+
 fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> String {
     match expr(ctx, js, node, facts) {
         Expr::FnRef(name) | Expr::Var(name) => name,
@@ -863,6 +896,25 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         (func.kind() == "member_expression").then(|| func.child_by_field_name("object")).flatten();
     let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
 
+    // A route written as one object: Convex `http.route({ path, method, handler })`,
+    // Fastify `fastify.route({ url, method, handler })`, Hapi `server.route(...)`.
+    if receiver_node.is_some()
+        && last == "route"
+        && let [config] = arg_nodes.as_slice()
+        && config.kind() == "object"
+    {
+        let pairs: Vec<Node> = children(*config).into_iter().filter(|p| p.kind() == "pair").collect();
+        let key = |p: &Node| p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+        let has_path = pairs.iter().any(|p| matches!(key(p).as_str(), "path" | "url"));
+        if let Some(handler) =
+            pairs.iter().find(|p| key(p) == "handler").and_then(|p| p.child_by_field_name("value"))
+            && has_path
+        {
+            let name = callable_name(ctx, js, handler, facts);
+            facts.http_handlers.push(name);
+            return Expr::unknown();
+        }
+    }
     // Route and event registrations name the functions that receive messages.
     if receiver_node.is_some()
         && ROUTE_METHODS.contains(&last.as_str())
