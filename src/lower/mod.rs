@@ -180,6 +180,22 @@ impl From<Vec<String>> for Params {
     }
 }
 
+/// How a function is known to answer HTTP requests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Http {
+    No,
+    /// Mounted: a route decorator, a router call, a framework's handler signature.
+    Route,
+    /// Only its signature takes an HTTP request (`(request: Request): Promise<Response>`).
+    Signature,
+}
+
+impl Http {
+    pub fn route_if(mounted: bool) -> Http {
+        if mounted { Http::Route } else { Http::No }
+    }
+}
+
 /// Lowers a function's body with `lower_body` and records the function; whether
 /// the body touches standard input is noted on the function, not its parent.
 #[allow(clippy::too_many_arguments)]
@@ -190,7 +206,7 @@ pub fn push_function(
     name: String,
     owner: Option<&str>,
     params: Params,
-    http_route: bool,
+    http: Http,
     lower_body: impl FnOnce(&mut Ctx, &mut FileFacts) -> crate::model::Block,
 ) {
     let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
@@ -203,8 +219,8 @@ pub fn push_function(
         defaults: params.defaults,
         body,
         span: ctx.span(node),
-        http_route,
-        http_signature: false,
+        http_route: http == Http::Route,
+        http_signature: http == Http::Signature,
         reads_stdin,
     });
 }

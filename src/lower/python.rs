@@ -257,9 +257,9 @@ fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str) {
 fn annotated_request(ctx: &Ctx, annotation: &str) -> bool {
     let t = annotation.trim().trim_matches(['"', '\'']);
     let last = super::last_segment(t);
-    ctx.request_types.iter().any(|r| match r.strip_suffix('.') {
-        Some(_) => t.starts_with(r.as_str()) && REQUEST_TYPES.contains(&last),
-        None => r == t,
+    // A module prefix (`web.`) takes its request classes; a name is the class itself.
+    ctx.request_types.iter().any(|r| {
+        if r.ends_with('.') { t.starts_with(r.as_str()) && REQUEST_TYPES.contains(&last) } else { r == t }
     })
 }
 
@@ -292,6 +292,7 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             if target == "urlpatterns" {
                 note_url_patterns(ctx, right, facts);
             }
+            note_route_objects(ctx, right, facts);
             let value = expr(ctx, right);
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 out.push(Stmt::SetInitialized { span });
@@ -329,6 +330,21 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
 }
 
 /// `app.add_api_route("/mcp", endpoint)`: remembers `endpoint` as an HTTP handler.
+/// `app = Starlette(routes=[Route("/mcp", endpoint=handle)])`: route objects built
+/// inside a value (walked with a stack: a value may nest deeply).
+fn note_route_objects(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let is_route = n.kind() == "call"
+            && n.child_by_field_name("function").is_some_and(|f| super::last_segment(ctx.text(f)) == "Route");
+        if is_route {
+            note_router_call(ctx, n, facts);
+        } else {
+            stack.extend(children(n));
+        }
+    }
+}
+
 fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     if node.kind() != "call" {
         return;
@@ -459,12 +475,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         http_route = true;
     }
     let body = node.child_by_field_name("body");
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| {
+    let http = match http_route {
+        true => super::Http::Route,
+        false if http_signature => super::Http::Signature,
+        false => super::Http::No,
+    };
+    super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
         block_of(ctx, body, facts, owner)
     });
-    if let Some(f) = facts.functions.last_mut() {
-        f.http_signature = http_signature && !http_route;
-    }
 }
 
 /// A class's bases and its declared fields in order (`id: int | None = None`,

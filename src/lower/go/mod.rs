@@ -271,10 +271,19 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         std::mem::replace(&mut ctx.http_writers, writers),
         std::mem::replace(&mut ctx.named_results, results),
     );
-    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| {
-        prologue.extend(block(ctx, body, facts));
-        prologue
-    });
+    super::push_function(
+        ctx,
+        facts,
+        node,
+        name,
+        owner,
+        params.into(),
+        super::Http::route_if(http_route),
+        |ctx, facts| {
+            prologue.extend(block(ctx, body, facts));
+            prologue
+        },
+    );
     (ctx.http_requests, ctx.http_writers, ctx.named_results) = saved;
 }
 

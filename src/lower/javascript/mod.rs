@@ -227,22 +227,21 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         return;
     }
     let target = ctx.text(name).to_string();
-    let wrapped = wrapped_function(ctx, value);
-    let value = match value.kind() {
-        // `const handle = async (msg) => {...}` names the function.
-        "arrow_function" | "function_expression" | "function" => {
-            function(ctx, js, value, facts, target.clone(), None);
+    // `const handle = async (msg) => {...}` names the function; so does
+    // `export const mcpHandler = httpAction(async (ctx, request) => {...})`: a wrapper
+    // handed one function (Convex `httpAction`, h3 `defineEventHandler`, an auth
+    // decorator) is that function under the name, as far as routes and calls go.
+    let named = match value.kind() {
+        "arrow_function" | "function_expression" | "function" => Some(value),
+        _ if name.kind() == "identifier" => wrapped_function(ctx, value),
+        _ => None,
+    };
+    let value = match named {
+        Some(f) => {
+            function(ctx, js, f, facts, target.clone(), None);
             Expr::FnRef(target.clone())
         }
-        // `export const mcpHandler = httpAction(async (ctx, request) => {...})`: a wrapper
-        // handed one function (Convex `httpAction`, h3 `defineEventHandler`, an auth
-        // decorator) is that function under the name, as far as routes and calls go.
-        _ if wrapped.is_some() && is_identifier_node(name) => {
-            let inner = wrapped.unwrap_or(value);
-            function(ctx, js, inner, facts, target.clone(), None);
-            Expr::FnRef(target.clone())
-        }
-        _ => expr(ctx, js, value, facts),
+        None => expr(ctx, js, value, facts),
     };
     out.push(Stmt::Assign { target, value, span });
 }
@@ -339,7 +338,6 @@ fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
     }
 }
 
-/// The name a callable expression can be called by: an identifier, or a new function.
 /// The one function a call is handed when it is handed nothing else:
 /// `httpAction(async (ctx, req) => {...})`, `defineEventHandler(function (e) {...})`.
 fn wrapped_function<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
@@ -360,10 +358,7 @@ fn wrapped_function<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
     }
 }
 
-fn is_identifier_node(node: Node) -> bool {
-    node.kind() == "identifier"
-}
-
+/// The name a callable expression can be called by: an identifier, or a new function.
 fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> String {
     match expr(ctx, js, node, facts) {
         Expr::FnRef(name) | Expr::Var(name) => name,
@@ -623,18 +618,19 @@ fn function(
     // Next.js route handlers (`export async function POST(request)`) and NestJS
     // controller methods (`@Post() handle(...)`).
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
-    let http_signature = !http_route && typed_as_handler(ctx, node);
+    let http = match http_route {
+        true => super::Http::Route,
+        false if typed_as_handler(ctx, node) => super::Http::Signature,
+        false => super::Http::No,
+    };
     let body = node.child_by_field_name("body");
     let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match body {
+    super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
         None => Vec::new(),
     });
-    if let Some(f) = facts.functions.last_mut() {
-        f.http_signature = http_signature;
-    }
     js.default_status = outer_status;
 }
 

@@ -256,12 +256,21 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     }
     let b = node.child_by_field_name("body");
     let outer_http = std::mem::take(&mut ctx.saw_http);
-    super::push_function(ctx, facts, node, name, owner, params, http_route, |ctx, facts| match b {
-        Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
-        // An arrow function's expression body is its return value.
-        Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
-        None => Vec::new(),
-    });
+    super::push_function(
+        ctx,
+        facts,
+        node,
+        name,
+        owner,
+        params,
+        super::Http::route_if(http_route),
+        |ctx, facts| match b {
+            Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
+            // An arrow function's expression body is its return value.
+            Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
+            None => Vec::new(),
+        },
+    );
     // Reading `php://input` makes the function an HTTP entry.
     if std::mem::replace(&mut ctx.saw_http, outer_http)
         && let Some(f) = facts.functions.last_mut()

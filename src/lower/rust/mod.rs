@@ -117,9 +117,16 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .collect::<String>();
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
     let body = node.child_by_field_name("body");
-    super::push_function(ctx, facts, node, name, owner, params.into(), http_route, |ctx, facts| {
-        body.map(|b| block(ctx, b, facts)).unwrap_or_default()
-    });
+    super::push_function(
+        ctx,
+        facts,
+        node,
+        name,
+        owner,
+        params.into(),
+        super::Http::route_if(http_route),
+        |ctx, facts| body.map(|b| block(ctx, b, facts)).unwrap_or_default(),
+    );
 }
 
 /// `match subject { pattern => then, _ => otherwise }`: how `if let` and `let ... else` read.
