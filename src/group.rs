@@ -33,6 +33,9 @@ pub struct Entry {
     /// Messages arrive here: an HTTP handler, or code that reads standard input. An
     /// entry that is not one is a dispatcher whose callers the scan could not see.
     pub transport: bool,
+    /// Parameters the entry calls, bound to the function its caller hands it
+    /// (`transport.run(self.handle)` into `def run(self, handler)`): by position.
+    pub callbacks: Vec<(usize, FnId)>,
 }
 
 #[derive(Debug, Clone)]
@@ -246,6 +249,87 @@ fn builds_request(prog: &Program, id: FnId) -> bool {
 
 /// For each function: the functions it calls, and the functions it refers to
 /// without calling them (handlers in a table, a callback handed to a router).
+/// The positions of the parameters a function calls (`handler(msg)` in
+/// `def run(self, handler)`).
+fn called_params(prog: &Program, id: FnId) -> Vec<usize> {
+    let f = prog.function(id);
+    let mut out = Vec::new();
+    walk_block(&f.body, &mut |e| {
+        let name = match e {
+            Expr::Call { callee, receiver: None, .. } => callee.as_str(),
+            Expr::Call { callee, receiver: Some(r), .. } if callee == "()" => match r.as_ref() {
+                Expr::Var(v) => v.as_str(),
+                _ => return,
+            },
+            _ => return,
+        };
+        if let Some(i) = f.params.iter().position(|p| p == name)
+            && !out.contains(&i)
+        {
+            out.push(i);
+        }
+    });
+    out
+}
+
+/// The function an argument names (`self._handle`, `s.handle`, `handle`, a closure).
+fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
+    match arg {
+        Expr::FnRef(name) | Expr::Var(name) => prog.resolve(name, here),
+        _ => None,
+    }
+}
+
+/// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
+/// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
+/// callback: `(receiver, parameter position, callback)`.
+pub fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
+    let n = prog.functions.len();
+    let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
+    let mut out = Vec::new();
+    for id in 0..n {
+        walk_block(&prog.function(id).body, &mut |e| {
+            let Expr::Call { callee, args, .. } = e else { return };
+            if args.is_empty() {
+                return;
+            }
+            // The function the call names; on a value whose type the scan does not
+            // know (`transport.run(..)`), the one method of that name in a related file
+            // that calls a parameter.
+            let mut targets: Vec<FnId> = prog.resolve(callee, id).filter(|&t| t != id).into_iter().collect();
+            let name = crate::lower::last_segment(callee);
+            if name.len() < callee.len() {
+                let here = prog.file_of(id);
+                let methods: Vec<FnId> = prog
+                    .named(name)
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != id && prog.function(m).owner.is_some())
+                    .filter(|&m| prog.related(here, prog.file_of(m)))
+                    .filter(|&m| !calling.entry(m).or_insert_with(|| called_params(prog, m)).is_empty())
+                    .collect();
+                if let [only] = methods.as_slice()
+                    && !targets.contains(only)
+                {
+                    targets.push(*only);
+                }
+            }
+            for target in targets {
+                let positions = calling.entry(target).or_insert_with(|| called_params(prog, target));
+                for &i in positions.iter() {
+                    if let Some(h) = args.get(i).and_then(|a| named_function(prog, a, id))
+                        && h != target
+                        && !out.contains(&(target, i, h))
+                    {
+                        out.push((target, i, h));
+                    }
+                }
+            }
+        });
+    }
+    out
+}
+
 fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let mut calls = vec![Vec::new(); n];
@@ -309,6 +393,11 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
             _ => {}
         });
     }
+    for (target, _, h) in callbacks(prog) {
+        if !calls[target].contains(&h) {
+            calls[target].push(h);
+        }
+    }
     (calls, refs)
 }
 
@@ -337,6 +426,7 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
     let (calls, refs) = call_graph(prog);
+    let handed = callbacks(prog);
     // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
     // so a function that merely mounts a route handler is not a caller of it.
     let edges: Vec<Vec<FnId>> =
@@ -508,6 +598,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 function: e,
                 http: is_route(e),
                 transport: is_route(e) || reach(&[e], &edges).iter().any(|&f| prog.function(f).reads_stdin),
+                callbacks: handed
+                    .iter()
+                    .filter(|(t, _, h)| *t == e && members.contains(h))
+                    .map(|&(_, i, h)| (i, h))
+                    .collect(),
             })
             .collect();
         let mut transports = Vec::new();

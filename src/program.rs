@@ -632,6 +632,11 @@ impl<'a> Program<'a> {
     }
 
     /// Whether code in `a` can refer to code in `b`: one language family, related folders.
+    /// The functions and methods of this name anywhere in the program.
+    pub fn named(&self, name: &str) -> &[FnId] {
+        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
         family(a.language) == family(b.language)
             && (closeness(&a.path, &b.path).is_some() || self.imports(a, &b.path))

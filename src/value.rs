@@ -219,8 +219,18 @@ impl Value {
     /// The HTTP response this value is or carries, if any.
     pub fn http(&self) -> Option<Rc<HttpValue>> {
         match self {
-            Value::Http(h) => Some(h.clone()),
             Value::Unknown(items) | Value::Array(items) => items.iter().find_map(Value::http),
+            other => other.as_http(),
+        }
+    }
+
+    /// The HTTP response this value is: a framework's, or an object of the code's own
+    /// response class (`class Response` with a `status` and a `body`, as a web
+    /// framework written in the project has it), read by its fields.
+    pub fn as_http(&self) -> Option<Rc<HttpValue>> {
+        match self {
+            Value::Http(h) => Some(h.clone()),
+            Value::Instance(class, fields, span) => response_instance(class, fields, *span).map(Rc::new),
             _ => None,
         }
     }
@@ -267,6 +277,11 @@ impl Value {
     pub fn split_replies(&self, sure: &mut Vec<Rc<Reply>>, unsure: &mut Vec<Rc<Reply>>) {
         match self {
             Value::Reply(r) => sure.push(r.clone()),
+            Value::Instance(..) if self.as_http().is_some() => {
+                if let Some(h) = self.as_http() {
+                    Value::Http(h).split_replies(sure, unsure)
+                }
+            }
             Value::Instance(..) => {
                 if let Value::Reply(r) = self.serialised() {
                     sure.push(r);
@@ -289,6 +304,32 @@ impl Value {
             _ => {}
         }
     }
+}
+
+/// Fields that hold an HTTP response's status, and its body, in response classes.
+const RESPONSE_STATUS_FIELDS: &[&str] = &["status", "status_code", "statusCode", "StatusCode"];
+const RESPONSE_BODY_FIELDS: &[&str] = &["body", "content", "data", "text", "Body"];
+
+/// An object of a class named as an HTTP response (`Response`, `HttpResponse`,
+/// `JsonResponse`) that carries a status: the answer it describes. Without a status
+/// field it is not taken for one (a `ToolResponse` is a payload).
+fn response_instance(class: &str, fields: &[(String, Value)], span: Span) -> Option<HttpValue> {
+    let last = class.rsplit(['.', ':', '\\']).next().unwrap_or(class);
+    if !last.ends_with("Response") {
+        return None;
+    }
+    let field = |names: &[&str]| fields.iter().find(|(k, _)| names.contains(&k.as_str())).map(|(_, v)| v);
+    let status = match field(RESPONSE_STATUS_FIELDS)? {
+        Value::Int(n) => u16::try_from(*n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+        Value::Null => HttpStatus::Unset,
+        _ => HttpStatus::Unknown,
+    };
+    let body = match field(RESPONSE_BODY_FIELDS) {
+        None | Some(Value::Null) => None,
+        Some(Value::Str(s)) if s.is_empty() => None,
+        Some(v) => Some(v.clone()),
+    };
+    Some(HttpValue { status, body, span })
 }
 
 /// What a path did that the checks look at.

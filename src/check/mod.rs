@@ -217,7 +217,7 @@ impl ProbeRun {
         let looked = self.paths.iter().any(|p| p.http && p.outcome.saw_message);
         // An HTTP answer raised (FastAPI's `raise HTTPException(400)`) is what the
         // framework sends.
-        let answered = |p: &&PathRun| !p.outcome.raised || matches!(p.outcome.value, Value::Http(_));
+        let answered = |p: &&PathRun| !p.outcome.raised || p.outcome.value.as_http().is_some();
         for path in self.paths.iter().filter(|p| p.http).filter(answered) {
             if looked && !path.outcome.saw_message {
                 continue;
@@ -244,10 +244,11 @@ impl ProbeRun {
                 Value::Variant(name, Some(inner)) if name == "Ok" => inner.as_ref(),
                 other => other,
             };
-            let answer = match (value, emitted.as_ref()) {
-                (Value::Http(h), _) | (_, Some(h)) => HttpAnswer::Response(h.clone()),
-                (Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
-                (Value::Null, None) => HttpAnswer::Nothing(path.entry),
+            let answer = match (value.as_http(), value, emitted.as_ref()) {
+                (Some(h), _, _) => HttpAnswer::Response(h),
+                (_, _, Some(h)) => HttpAnswer::Response(h.clone()),
+                (_, Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
+                (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
                 _ => HttpAnswer::Unknown,
             };
             out.push(answer);
@@ -413,7 +414,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 .with_handshake(handshake)
                 .with_deadline(self.deadline)
                 .with_allowance(self.work_left.get());
-            let outs = interp.run(entry.function);
+            let outs = interp.run_with(entry.function, &entry.callbacks);
             self.work_left.set(self.work_left.get().saturating_sub(interp.work()));
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 self.print_outcomes(&probe, entry.function, &interp, &outs);

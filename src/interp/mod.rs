@@ -84,6 +84,8 @@ const SINKS: &[&str] = &[
     "println",
     "write",
     "writeln",
+    "Write",
+    "WriteString",
     "write_all",
     "send",
     "send_json",
@@ -418,6 +420,12 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// Runs an entry function with unknown arguments; returns how each path ended.
     pub fn run(&mut self, entry: FnId) -> Vec<Outcome> {
+        self.run_with(entry, &[])
+    }
+
+    /// [`Interp::run`] with some parameters bound to functions (callbacks the entry's
+    /// caller hands it).
+    pub fn run_with(&mut self, entry: FnId, callbacks: &[(usize, FnId)]) -> Vec<Outcome> {
         if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
             self.cut = Some(Cut::Time);
             return Vec::new();
@@ -427,7 +435,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             return Vec::new();
         }
         let params = self.prog.function(entry).params.len();
-        let args = vec![Value::unknown(); params];
+        let mut args = vec![Value::unknown(); params];
+        for &(i, f) in callbacks {
+            if let Some(a) = args.get_mut(i) {
+                *a = Value::Func(f);
+            }
+        }
         let mut outcomes = Rc::new(Vec::new());
         for _ in 0..MAX_ROUNDS {
             self.memo.clear();

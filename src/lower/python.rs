@@ -229,7 +229,17 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
 /// `import aiohttp` (a module prefix, `web.` and `aiohttp.`).
 fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str) {
     let top = module.split('.').next().unwrap_or("");
-    if module.starts_with('.') || !WEB_MODULES.contains(&top) || matches!(top, "mcp" | "http") {
+    // A module the code names as its HTTP layer (`chirp.http.request`, `..web.request`):
+    // a web framework written in the project, whose `Request` is the HTTP request.
+    let http_layer = node.kind() == "import_from_statement"
+        && module
+            .trim_start_matches('.')
+            .split('.')
+            .skip(usize::from(!module.starts_with('.')))
+            .any(|s| matches!(s, "http" | "web"));
+    if !http_layer
+        && (module.starts_with('.') || !WEB_MODULES.contains(&top) || matches!(top, "mcp" | "http"))
+    {
         return;
     }
     if node.kind() == "import_statement" {
@@ -1015,8 +1025,15 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             return Expr::opaque(args);
         }
         "input" => ctx.saw_stdin = true,
-        // The code's own `Response` class is built, not an HTTP response.
-        own if receiver.is_none() && ctx.own_names.iter().any(|n| n == own) => {
+        // The code's own `Response` class is built, not an HTTP response; and so is
+        // a function of its own module (`from . import protocol`,
+        // `protocol.make_response(id, result)`).
+        own if (receiver.is_none() && ctx.own_names.iter().any(|n| n == own))
+            || own.split_once('.').is_some_and(|(module, _)| {
+                module.starts_with(|c: char| c.is_ascii_lowercase())
+                    && ctx.own_names.iter().any(|n| n == module)
+            }) =>
+        {
             args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
             return Expr::Call { callee, receiver: None, args, span };
         }

@@ -625,8 +625,30 @@ fn function(
     };
     let body = node.child_by_field_name("body");
     let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
+    // `constructor(public status: number, readonly body: string)`: each parameter
+    // property is a field set from its argument before the body runs.
+    let mut properties = Vec::new();
+    if name == "constructor" && owner.is_some() {
+        for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+            let property =
+                children(p).iter().any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
+            if let Some(n) = p.child_by_field_name("pattern").filter(|n| property && n.kind() == "identifier")
+            {
+                let field = ctx.text(n).to_string();
+                properties.push(Stmt::Assign {
+                    target: format!("this.{field}"),
+                    value: Expr::Var(field),
+                    span: ctx.span(p),
+                });
+            }
+        }
+    }
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| match body {
-        Some(b) if b.kind() == "statement_block" => block(ctx, js, Some(b), facts, owner),
+        Some(b) if b.kind() == "statement_block" => {
+            let mut out = properties;
+            out.extend(block(ctx, js, Some(b), facts, owner));
+            out
+        }
         // An arrow function's expression body is its return value.
         Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
         None => Vec::new(),
@@ -1091,6 +1113,11 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
         ctx.sdk_server = Some(span);
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+    // A class the code declares or imports from its own modules is built, whatever
+    // its name (`new HttpResponse(202, "")` of its own web layer).
+    if ctx.own_names.contains(&ctor) {
+        return Expr::Call { callee: ctor, receiver: None, args, span };
+    }
     match super::last_segment(&ctor) {
         // `new Response(null, { status: 202 })` (fetch API, Next.js).
         c if frameworks::RESPONSE_CLASSES.contains(&c) => fetch_response(args, span),
