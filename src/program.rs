@@ -23,7 +23,7 @@ pub struct Program<'a> {
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// Module-level bindings and tables built in functions: (file, value, whether
     /// a constructor assigns it).
-    globals: HashMap<&'a str, Vec<(u32, &'a Expr, bool)>>,
+    globals: HashMap<&'a str, Vec<(u32, &'a Expr, bool, bool)>>,
     registrations: Vec<Registered>,
     /// What the configuration says about code the scan cannot see.
     pub knowledge: Knowledge,
@@ -153,12 +153,12 @@ fn member_writes(f: &Function) -> Vec<&str> {
 /// (`table = {}` as a class field, then `this.table = {...}` in the constructor).
 /// Several assignments otherwise (a setting changed at run time) have no one value.
 fn one_binding<'x, 'e: 'x>(
-    mut assignments: impl Iterator<Item = &'x (u32, &'e Expr, bool)>,
+    mut assignments: impl Iterator<Item = &'x (u32, &'e Expr, bool, bool)>,
 ) -> Option<&'e Expr> {
-    let (_, first, first_ctor) = assignments.next()?;
+    let (_, first, first_ctor, _) = assignments.next()?;
     let mut chosen = first_ctor.then_some(*first);
     let mut count = 1;
-    for (_, e, ctor) in assignments {
+    for (_, e, ctor, _) in assignments {
         count += 1;
         if *ctor {
             if chosen.is_some() {
@@ -183,7 +183,7 @@ impl<'a> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
-        let mut globals: HashMap<&str, Vec<(u32, &Expr, bool)>> = HashMap::default();
+        let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
         for file in files {
             for f in &file.functions {
@@ -201,7 +201,15 @@ impl<'a> Program<'a> {
                     if let Stmt::Assign { target, value, .. } = s
                         && (module || matches!(value, Expr::Object { .. }))
                     {
-                        globals.entry(target.as_str()).or_default().push((f.span.file, value, constructor));
+                        // A local object of an ordinary function (`let request = Request {..}`)
+                        // is seen from its own file only.
+                        let local = !module && !constructor && !target.contains('.');
+                        globals.entry(target.as_str()).or_default().push((
+                            f.span.file,
+                            value,
+                            constructor,
+                            local,
+                        ));
                     }
                 }
             }
@@ -791,13 +799,14 @@ impl<'a> Program<'a> {
             .or_else(|| name.strip_prefix("self.").and_then(|n| self.globals.get(n)))?;
         // The caller's own file decides when it binds the name (the common case, no scan).
         let file = self.function(from).span.file;
-        if entries.iter().any(|(f, _, _)| *f == file) {
-            return one_binding(entries.iter().filter(|(f, _, _)| *f == file));
+        if entries.iter().any(|(f, ..)| *f == file) {
+            return one_binding(entries.iter().filter(|(f, ..)| *f == file));
         }
-        let chosen = self.nearest(from, entries.iter().map(|(f, e, _)| (*f, *e)), false)?;
+        let shared = || entries.iter().filter(|(_, _, _, local)| !local);
+        let chosen = self.nearest(from, shared().map(|(f, e, ..)| (*f, *e)), false)?;
         // A name assigned more than once in its file (a setting changed at run time) has no one value.
-        let here = entries.iter().find(|(_, e, _)| std::ptr::eq(*e, chosen)).map(|(f, _, _)| *f)?;
-        one_binding(entries.iter().filter(|(f, _, _)| *f == here))
+        let here = shared().find(|(_, e, ..)| std::ptr::eq(*e, chosen)).map(|(f, ..)| *f)?;
+        one_binding(shared().filter(|(f, ..)| *f == here))
     }
 
     /// The literal a named constant stands for, as seen from `from`: a module-level

@@ -103,10 +103,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             children(p)
                 .into_iter()
                 .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| {
-                    c.child_by_field_name("pattern")
-                        .map(|n| ctx.text(n).trim_start_matches("mut ").to_string())
-                })
+                .filter_map(|c| c.child_by_field_name("pattern").map(|n| param_name(ctx, n)))
                 .collect()
         })
         .unwrap_or_default();
@@ -127,6 +124,18 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         super::Http::route_if(http_route),
         |ctx, facts| body.map(|b| block(ctx, b, facts)).unwrap_or_default(),
     );
+}
+
+/// The name a parameter binds: `mut req` binds `req`, and an extractor's pattern
+/// (`Json(request): Json<Rpc>`, `State(state)`, `web::Json(body)`) the name inside it.
+fn param_name(ctx: &Ctx, pattern: Node) -> String {
+    if pattern.kind() == "tuple_struct_pattern" {
+        let inner: Vec<Node> = children(pattern).into_iter().skip(1).filter(|c| c.is_named()).collect();
+        if let [one] = inner.as_slice() {
+            return param_name(ctx, *one);
+        }
+    }
+    ctx.text(pattern).trim_start_matches("mut ").to_string()
 }
 
 /// `match subject { pattern => then, _ => otherwise }`: how `if let` and `let ... else` read.
