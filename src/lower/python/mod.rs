@@ -4,62 +4,11 @@ use super::{Ctx, call, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
-/// Decorator and router method names that make a function an HTTP handler.
-const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
-
-/// The method of an `http.server.BaseHTTPRequestHandler` subclass that answers a POST.
-const HTTP_SERVER_POST: &str = "do_POST";
-
-/// The parameters of an AWS Lambda handler (`def lambda_handler(event, context)`):
-/// API Gateway or a function URL brings it HTTP requests.
-const LAMBDA_PARAMS: &[&str] = &["event", "context"];
-/// Router calls that mount a handler (FastAPI, Flask, aiohttp `router.add_post`,
-/// Starlette `Route(path, endpoint)`); the handler may be a method (`self._handle`).
-const ROUTER_CALLS: &[&str] = &[
-    "add_api_route",
-    "add_route",
-    "add_url_rule",
-    "add_api_websocket_route",
-    "add_post",
-    "add_view",
-    "Route",
-];
-
-/// Parameter annotations that make a function an HTTP handler when they name a web
-/// framework's request class: aiohttp `request: web.Request`, Starlette/FastAPI
-/// `Request`, Django `HttpRequest`. A `Request` of the code's own (or the MCP SDK's
-/// JSON-RPC `Request`) is not one.
-const REQUEST_TYPES: &[&str] = &["Request", "HttpRequest", "BaseRequest", "WSGIRequest", "ASGIRequest"];
-
-/// Modules whose `Response`-like names are HTTP responses.
-const WEB_MODULES: &[&str] = &[
-    "flask",
-    "quart",
-    "starlette",
-    "fastapi",
-    "django",
-    "werkzeug",
-    "aiohttp",
-    "sanic",
-    "litestar",
-    "bottle",
-    "tornado",
-    "falcon",
-    "pyramid",
-    "robyn",
-    "responder",
-    "connexion",
-    "chalice",
-    "azure",
-    "http",
-    "wsgiref",
-    "webob",
-    "sse_starlette",
-    "mcp",
-    "fasthtml",
-    "blacksheep",
-    "emmett",
-];
+mod frameworks;
+use frameworks::{
+    HTTP_SERVER_POST, LAMBDA_PARAMS, REQUEST_MEDIA, REQUEST_TYPES, RESPONDER_METHODS, RESPONSE_BODY_MEMBERS,
+    RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS, WEB_MODULES,
+};
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     // Classes and functions the file defines, wherever they are used in it: its own
@@ -304,6 +253,25 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             }
             note_route_objects(ctx, right, facts);
             let value = expr(ctx, right);
+            // `resp.status = falcon.HTTP_202`, `resp.media = reply`: the responder's answer.
+            if left.kind() == "attribute"
+                && let Some((object, member)) = target.rsplit_once('.')
+                && ctx.http_writers.iter().any(|w| w == object)
+            {
+                let http = if RESPONSE_STATUS_MEMBERS.contains(&member) {
+                    Some(status_answer(value.clone(), span))
+                } else if RESPONSE_BODY_MEMBERS.contains(&member) {
+                    Some(Expr::Http { status: None, body: Some(Box::new(value.clone())), span })
+                } else {
+                    None
+                };
+                if let Some(http) = http {
+                    let emit =
+                        Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+                    out.push(Stmt::Expr(emit));
+                    return;
+                }
+            }
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 out.push(Stmt::SetInitialized { span });
             }
@@ -424,6 +392,27 @@ fn decorated(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     }
 }
 
+/// An HTTP status written as a number, a framework constant (`falcon.HTTP_202`,
+/// `HTTPStatus.ACCEPTED`) or a status line (`"202 Accepted"`): the answer with that
+/// status; anything else is evaluated where the answer is built.
+fn status_answer(value: Expr, span: crate::model::Span) -> Expr {
+    let code = match &value {
+        Expr::Int(n) => u16::try_from(*n).ok(),
+        Expr::Str(line) => line.get(..3).and_then(|c| c.parse().ok()),
+        Expr::Var(name) => {
+            let last = super::last_segment(name);
+            last.strip_prefix("HTTP_").and_then(|c| c.parse().ok()).or_else(|| super::status_by_name(last))
+        }
+        _ => None,
+    };
+    match code {
+        Some(code) => Expr::Http { status: Some(code), body: None, span },
+        None => {
+            Expr::HttpWith { status: Box::new(value), body: Box::new(Expr::Null), null_is_empty: true, span }
+        }
+    }
+}
+
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, decorators: &[Node]) {
     let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
     let mut http_route = false;
@@ -484,15 +473,29 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     if name.contains("handle") && params.names == LAMBDA_PARAMS {
         http_route = true;
     }
+    // Falcon's `on_post(self, req, resp)`: the framework calls it for a POST; the
+    // answer is what the method sets on `resp`.
+    let responder = owner.is_some() && RESPONDER_METHODS.contains(&name.as_str()) && params.names.len() >= 2;
+    if responder {
+        http_route = true;
+    }
     let body = node.child_by_field_name("body");
     let http = match http_route {
         true => super::Http::Route,
         false if http_signature => super::Http::Signature,
         false => super::Http::No,
     };
+    let (request, response) = match responder {
+        true => (vec![params.names[0].clone()], vec![params.names[1].clone()]),
+        false => (Vec::new(), Vec::new()),
+    };
+    let outer_requests = std::mem::replace(&mut ctx.http_requests, request);
+    let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
         block_of(ctx, body, facts, owner)
     });
+    ctx.http_requests = outer_requests;
+    ctx.http_writers = outer_writers;
 }
 
 /// A class's bases and its declared fields in order (`id: int | None = None`,
@@ -838,6 +841,13 @@ fn string(ctx: &mut Ctx, node: Node) -> Expr {
     }
 }
 
+/// `req.media`, `req.get_media`: the body of the HTTP request a responder was given.
+fn request_media(ctx: &Ctx, name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(object, member)| {
+        REQUEST_MEDIA.contains(&member) && ctx.http_requests.iter().any(|r| r == object)
+    })
+}
+
 fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     let attr = node.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
     if attr == "stdin" {
@@ -850,6 +860,10 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         return super::field(object, f);
     }
     let text = ctx.text(node);
+    // Falcon's `req.media`: the decoded body of the request.
+    if request_media(ctx, text) {
+        return Expr::Message(Vec::new());
+    }
     if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
         return Expr::Var(text.to_string());
     }
@@ -936,7 +950,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             span,
         };
     }
-    if super::decodes_message(Language::Python, &callee) {
+    if super::decodes_message(Language::Python, &callee) || request_media(ctx, &callee) {
         return Expr::Message(args);
     }
     if super::serialises(Language::Python, &callee) && !args.is_empty() {

@@ -1,0 +1,74 @@
+//! What the Python web frameworks are, as data: how a handler is mounted or
+//! recognised, which request classes are HTTP ones, and how an answer is written.
+//! A new framework is a row here and a fixture.
+
+/// Decorator and router method names that make a function an HTTP handler.
+pub const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
+
+/// The method of an `http.server.BaseHTTPRequestHandler` subclass that answers a POST.
+pub const HTTP_SERVER_POST: &str = "do_POST";
+
+/// The parameters of an AWS Lambda handler (`def lambda_handler(event, context)`):
+/// API Gateway or a function URL brings it HTTP requests.
+pub const LAMBDA_PARAMS: &[&str] = &["event", "context"];
+/// Router calls that mount a handler (FastAPI, Flask, aiohttp `router.add_post`,
+/// Starlette `Route(path, endpoint)`); the handler may be a method (`self._handle`).
+pub const ROUTER_CALLS: &[&str] = &[
+    "add_api_route",
+    "add_route",
+    "add_url_rule",
+    "add_api_websocket_route",
+    "add_post",
+    "add_view",
+    "Route",
+];
+
+/// Parameter annotations that make a function an HTTP handler when they name a web
+/// framework's request class: aiohttp `request: web.Request`, Starlette/FastAPI
+/// `Request`, Django `HttpRequest`. A `Request` of the code's own (or the MCP SDK's
+/// JSON-RPC `Request`) is not one.
+pub const REQUEST_TYPES: &[&str] = &["Request", "HttpRequest", "BaseRequest", "WSGIRequest", "ASGIRequest"];
+
+/// Modules whose `Response`-like names are HTTP responses.
+pub const WEB_MODULES: &[&str] = &[
+    "flask",
+    "quart",
+    "starlette",
+    "fastapi",
+    "django",
+    "werkzeug",
+    "aiohttp",
+    "sanic",
+    "litestar",
+    "bottle",
+    "tornado",
+    "falcon",
+    "pyramid",
+    "robyn",
+    "responder",
+    "connexion",
+    "chalice",
+    "azure",
+    "http",
+    "wsgiref",
+    "webob",
+    "sse_starlette",
+    "mcp",
+    "fasthtml",
+    "blacksheep",
+    "emmett",
+];
+
+/// Methods of a resource class the framework calls for a POST, with the request and
+/// the response as parameters: Falcon's `on_post(self, req, resp)`.
+pub const RESPONDER_METHODS: &[&str] = &["on_post"];
+
+/// Members of a responder's response parameter that set the answer when assigned
+/// (Falcon: `resp.status = falcon.HTTP_202`, `resp.media = reply`,
+/// `resp.text = json.dumps(reply)`).
+pub const RESPONSE_STATUS_MEMBERS: &[&str] = &["status", "status_code"];
+pub const RESPONSE_BODY_MEMBERS: &[&str] = &["media", "text", "data", "body"];
+
+/// Request members that hold the decoded body: Falcon's `req.media` and
+/// `await req.get_media()`.
+pub const REQUEST_MEDIA: &[&str] = &["media", "get_media"];
