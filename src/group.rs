@@ -559,6 +559,18 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .copied()
             .filter(|&a| mounted(a) || callers[a].iter().all(|c| !carriers.contains(c)))
             .collect();
+        if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
+            let names = |ids: &mut dyn Iterator<Item = FnId>| -> Vec<String> {
+                ids.map(|i| format!("{}@{}", prog.function(i).name, prog.file_of(i).path)).collect()
+            };
+            eprintln!(
+                "group {:?}\n  ancestors {:?}\n  carriers {:?}\n  entries {:?}",
+                names(&mut group.iter().copied()),
+                names(&mut ancestors[gi].iter().copied()),
+                names(&mut carriers.iter().copied()),
+                names(&mut entries.iter().copied())
+            );
+        }
         if !outermost.is_empty() {
             entries = outermost;
         }

@@ -194,7 +194,7 @@ const COMMON_DIRS: &[&str] = &[
 
 /// How other files import the parsed modules: Python's dotted module paths
 /// (`pkg.core`) and package names, JavaScript's relative paths (`src/handler`),
-/// Go's import path tails (`pkg/mcp`).
+/// Go's import path tails (`pkg/mcp`), PHP's namespaced class names (`Rpc\\Dispatcher`).
 fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
     let mut out: HashSet<String> = HashSet::default();
     for f in parsed {
@@ -219,6 +219,10 @@ fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
                 if dirs.len() >= 2 {
                     out.insert(dirs[dirs.len() - 2..].join("/"));
                 }
+            }
+            // `use App\Rpc\Dispatcher;` (PSR-4: the class's folder and file name).
+            Language::Php if parts.len() >= 2 => {
+                out.insert(parts[parts.len() - 2..].join("\\"));
             }
             _ => {}
         }

@@ -859,6 +859,21 @@ pub fn import_hint(language: Language, module: &str) -> Option<String> {
             let parts: Vec<&str> = module.split('/').collect();
             parts[parts.len().saturating_sub(2)..].join("/")
         }
+        // `use App\Mcp\JsonRpcHandler;`: PSR-4 maps the root namespace (`App\`) to a
+        // folder of any name (`src/`) and the rest to folders and the file, so the rest
+        // is the end of the class's path (`Mcp/JsonRpcHandler`).
+        Language::Php => {
+            let path = module.trim().trim_start_matches('\\').trim_end_matches(';');
+            let path = path.split(" as ").next().unwrap_or(path).trim();
+            if path.contains(['{', ',', ' ']) {
+                return None;
+            }
+            let parts: Vec<&str> = path.split('\\').filter(|p| !p.is_empty()).collect();
+            if parts.len() < 2 {
+                return None;
+            }
+            parts[1..].join("/")
+        }
         _ => return None,
     };
     (!hint.is_empty()).then_some(hint)

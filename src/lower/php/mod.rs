@@ -174,6 +174,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 facts.sdk_imports.push(SdkImport { sdk, span });
             }
             let path = text.trim_start_matches('\\');
+            facts.imports.extend(super::import_hint(Language::Php, path));
             let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
             if frameworks::REQUEST_IMPORTS.iter().any(|i| path.starts_with(i)) {
                 ctx.request_types.push(local.to_string());
