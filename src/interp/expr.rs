@@ -701,8 +701,23 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Str(s) => s.clone(),
             _ => return Value::unknown(),
         };
-        // A table filled by registrations (`insert`, decorators) is empty where it is built.
         let here = self.here();
+        // `server[method]` on an object of the code's own class: its field, or its
+        // method of that name (a class whose methods are named as MCP methods is a
+        // handler table); a method name it lacks is undefined.
+        if let Value::Instance(class, fields, _) = collection {
+            if let Some((_, v)) = fields.iter().find(|(f, _)| *f == k) {
+                return v.clone();
+            }
+            if let Some(m) = self.prog.method(class, &k, here) {
+                return Value::Func(m);
+            }
+            if matches!(key, Value::Method(_)) && self.prog.class(class, here).is_some() {
+                return Value::Null;
+            }
+            return Value::unknown();
+        }
+        // A table filled by registrations (`insert`, decorators) is empty where it is built.
         let registered = matches!(key, Value::Method(_)) && self.prog.has_registrations(here);
         match collection {
             Value::Object(entries) if !(entries.is_empty() && registered) => {

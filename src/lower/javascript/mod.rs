@@ -431,8 +431,23 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
     for member in children(body) {
         match member.kind() {
             "method_definition" => {
-                let m =
-                    member.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                let key = member.child_by_field_name("name");
+                let m = match key {
+                    // `'tools/list'() { ... }`: a method named by its string.
+                    Some(k) if k.kind() == "string" => unquote(ctx.text(k)),
+                    Some(k) => ctx.text(k).to_string(),
+                    None => String::new(),
+                };
+                // A class whose methods are named as MCP methods is a handler table:
+                // `server[request.method](params)` calls them.
+                if let (Some(class), true) = (name.as_deref(), crate::model::is_mcp_method(&m)) {
+                    facts.registrations.push(Registration {
+                        registry: class.to_string(),
+                        method: m.clone(),
+                        handler: format!("{class}.{m}"),
+                        span: ctx.span(member),
+                    });
+                }
                 function(ctx, js, member, facts, m, name.as_deref());
             }
             "public_field_definition" | "field_definition" => {
