@@ -345,7 +345,7 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
         Expr::And(..) if !holds => {
             let mut conjuncts = Vec::new();
             flatten_and(cond, &mut conjuncts);
-            let items: Vec<&Expr> = conjuncts.iter().filter_map(|c| equal_when_false(c)).collect();
+            let items: Vec<&Expr> = conjuncts.iter().filter_map(|c| equal_when_false(st, c)).collect();
             if items.len() == conjuncts.len()
                 && let Some(first) = items.first()
                 && items.iter().all(|i| same_place(i, first))
@@ -368,21 +368,31 @@ fn flatten_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 }
 
 /// The value a condition compares with a literal when the condition is false:
-/// `v` in `v != "x"` (false: `v` is `"x"`).
-fn equal_when_false(c: &Expr) -> Option<&Expr> {
-    match c {
-        Expr::Eq { left, right, negated: true } => match (left.as_ref(), right.as_ref()) {
-            (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
-            _ => None,
-        },
+/// `v` in `v != "x"` (false: `v` is `"x"`), and the client's version in
+/// `params.ProtocolVersion != SupportedVersion` (a named constant).
+fn equal_when_false<'e>(st: &State, c: &'e Expr) -> Option<&'e Expr> {
+    let pair = match c {
+        Expr::Eq { left, right, negated: true } => (left.as_ref(), right.as_ref()),
         Expr::Not(inner) => match inner.as_ref() {
-            Expr::Eq { left, right, negated: false } => match (left.as_ref(), right.as_ref()) {
-                (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
-                _ => None,
-            },
-            _ => None,
+            Expr::Eq { left, right, negated: false } => (left.as_ref(), right.as_ref()),
+            _ => return None,
         },
+        _ => return None,
+    };
+    match pair {
+        (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
+        (item, Expr::Var(_)) | (Expr::Var(_), item) if client_version(st, item) => Some(item),
         _ => None,
+    }
+}
+
+/// Whether an expression reads the client's `protocolVersion`: the field, or a name
+/// the path bound to it.
+fn client_version(st: &State, e: &Expr) -> bool {
+    match e {
+        Expr::Field { name: crate::model::FieldName::ProtocolVersion, .. } => true,
+        Expr::Var(name) => matches!(st.env.get(name), Some(Value::ClientVersion { .. })),
+        _ => false,
     }
 }
 
