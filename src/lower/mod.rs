@@ -64,6 +64,9 @@ pub struct Ctx<'a> {
     pub named_results: Vec<String>,
     /// Type names that are HTTP requests in this file (PHP: an imported framework `Request`).
     pub request_types: Vec<String>,
+    /// Type names that are a web framework's response in this file (Python: Werkzeug's
+    /// `Response` imported): a parameter of that type is where the answer is written.
+    pub response_types: Vec<String>,
     /// Anonymous functions met inside expressions (`lambda m: None`), added to the
     /// file's functions when its top level is recorded.
     pub closures: Vec<crate::model::Function>,
@@ -92,6 +95,7 @@ impl<'a> Ctx<'a> {
             http_writers: Vec::new(),
             named_results: Vec::new(),
             request_types: Vec::new(),
+            response_types: Vec::new(),
             closures: Vec::new(),
             own_names: Vec::new(),
             receiver: None,

@@ -63,6 +63,10 @@ pub const WEB_MODULES: &[&str] = &[
 /// the response as parameters: Falcon's `on_post(self, req, resp)`.
 pub const RESPONDER_METHODS: &[&str] = &["on_post"];
 
+/// Response classes a handler may be given to write its answer on (Werkzeug's
+/// `handle(request: Request, response: Response)`), when imported from a web module.
+pub const RESPONSE_PARAM_TYPES: &[&str] = &["Response", "HttpResponse", "BaseResponse", "StreamResponse"];
+
 /// Members of a responder's response parameter that set the answer when assigned
 /// (Falcon: `resp.status = falcon.HTTP_202`, `resp.media = reply`,
 /// `resp.text = json.dumps(reply)`).

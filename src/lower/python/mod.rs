@@ -7,7 +7,7 @@ use tree_sitter::Node;
 mod frameworks;
 use frameworks::{
     HTTP_SERVER_POST, LAMBDA_PARAMS, REQUEST_MEDIA, REQUEST_TYPES, RESPONDER_METHODS, RESPONSE_BODY_MEMBERS,
-    RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS, WEB_MODULES,
+    RESPONSE_PARAM_TYPES, RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS, WEB_MODULES,
 };
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -205,11 +205,41 @@ fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str) {
         let local = ctx.text(local).to_string();
         if REQUEST_TYPES.contains(&ctx.text(name)) {
             ctx.request_types.push(local);
+        } else if RESPONSE_PARAM_TYPES.contains(&ctx.text(name)) {
+            ctx.response_types.push(local);
         } else if local.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
             // `from aiohttp import web`: a module whose `web.Request` is the class.
             ctx.request_types.push(format!("{local}."));
         }
     }
+}
+
+/// Whether a function body returns the name itself (`return response`), outside
+/// nested functions.
+fn returns_name(ctx: &Ctx, body: Node, name: &str) -> bool {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "function_definition" | "lambda" | "class_definition" => continue,
+            "return_statement" => {
+                if n.named_child(0).is_some_and(|v| v.kind() == "identifier" && ctx.text(v) == name) {
+                    return true;
+                }
+            }
+            _ => stack.extend(children(n)),
+        }
+    }
+    false
+}
+
+/// `response: Response` (Werkzeug's, imported), `resp: web.Response`: a parameter the
+/// handler writes its answer on.
+fn annotated_response(ctx: &Ctx, annotation: &str) -> bool {
+    let t = annotation.trim().trim_matches(['"', '\'']);
+    let last = super::last_segment(t);
+    ctx.response_types.iter().any(|r| r == t)
+        || (RESPONSE_PARAM_TYPES.contains(&last)
+            && ctx.request_types.iter().any(|r| r.ends_with('.') && t.starts_with(r.as_str())))
 }
 
 /// `request: web.Request`, `req: Request` (imported from a web framework).
@@ -446,16 +476,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     }
     let mut params = super::Params::default();
     let mut http_signature = false;
+    let mut writers = Vec::new();
     for c in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
         let name = match c.kind() {
             "identifier" => Some(ctx.text(c).to_string()),
             _ => c.child_by_field_name("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
         };
         let Some(name) = name.filter(|p| p != "self" && p != "cls") else { continue };
-        if let Some(t) = c.child_by_field_name("type")
-            && annotated_request(ctx, ctx.text(t))
-        {
-            http_signature = true;
+        if let Some(t) = c.child_by_field_name("type") {
+            if annotated_request(ctx, ctx.text(t)) {
+                http_signature = true;
+            }
+            if annotated_response(ctx, ctx.text(t)) {
+                writers.push(name.clone());
+            }
         }
         if let Some(default) = c.child_by_field_name("value")
             && matches!(c.kind(), "default_parameter" | "typed_default_parameter")
@@ -485,10 +519,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         false if http_signature => super::Http::Signature,
         false => super::Http::No,
     };
-    let (request, response) = match responder {
+    let (request, mut response) = match responder {
         true => (vec![params.names[0].clone()], vec![params.names[1].clone()]),
         false => (Vec::new(), Vec::new()),
     };
+    // A response parameter the handler returns (Werkzeug's `handle(request, response)`)
+    // carries the answer written on it; one it does not return (FastAPI's
+    // `response: Response` beside a returned body) only lends its status.
+    response.extend(writers.into_iter().filter(|w| body.is_some_and(|b| returns_name(ctx, b, w))));
     let outer_requests = std::mem::replace(&mut ctx.http_requests, request);
     let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
