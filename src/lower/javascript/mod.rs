@@ -428,6 +428,15 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             span: ctx.span(node),
         });
     }
+    // A class with a method written as an MCP method with a slash ('tools/list'() {..})
+    // is a handler table; `initialize()` alone is any class's set-up.
+    let table = children(body).into_iter().any(|m| {
+        m.kind() == "method_definition"
+            && m.child_by_field_name("name").is_some_and(|k| {
+                let name = unquote(ctx.text(k));
+                k.kind() == "string" && name.contains('/') && crate::model::is_mcp_method(&name)
+            })
+    });
     for member in children(body) {
         match member.kind() {
             "method_definition" => {
@@ -440,7 +449,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
                 };
                 // A class whose methods are named as MCP methods is a handler table:
                 // `server[request.method](params)` calls them.
-                if let (Some(class), true) = (name.as_deref(), crate::model::is_mcp_method(&m)) {
+                if let (Some(class), true) = (name.as_deref(), table && crate::model::is_mcp_method(&m)) {
                     facts.registrations.push(Registration {
                         registry: class.to_string(),
                         method: m.clone(),
