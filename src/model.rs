@@ -315,6 +315,13 @@ pub enum Pattern {
     /// A Go type-switch case (`case string:`, `case int:`): never nil, a string
     /// only for `string`; what a number decodes as is not known.
     Type(String),
+    /// A variant of a `#[serde(untagged)]` enum matched against the decoded message,
+    /// decided by whether the type it holds takes the probe (`fits`: a type that
+    /// requires `id` does not take a notification).
+    Untagged {
+        binding: Option<String>,
+        fits: bool,
+    },
     /// A pattern this model cannot decide.
     Unknown,
 }
@@ -412,6 +419,10 @@ pub struct FileFacts {
     /// pydantic models), and whether the member is required (not optional, no
     /// default): a message without an id does not decode into those.
     pub id_members: Vec<(String, bool)>,
+    /// Variants of `#[serde(untagged)]` enums a message may be decoded into, with the
+    /// type each holds (`JsonRpcRequest::WithParams(JsonRpcRequestWithParams)`): serde
+    /// tries them in order, so a message lands in the first whose type takes it.
+    pub untagged_variants: Vec<(String, String, String)>,
     /// Module-level names that functions declare `global` and so may change at run
     /// time (a session id set by `initialize`): their initial value says nothing.
     pub state: Vec<String>,

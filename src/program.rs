@@ -444,6 +444,20 @@ impl<'a> Program<'a> {
         best.map(|(_, c)| c).or(fallback)
     }
 
+    /// The type a variant of a `#[serde(untagged)]` enum holds, by the variant's name
+    /// (a pattern names it without its enum): the nearest enum with such a variant.
+    pub fn untagged_variant(&self, variant: &str, from: FnId) -> Option<&'a str> {
+        let here = self.file_of(from);
+        let candidates = self.files.iter().filter(|f| f.language == here.language).flat_map(|f| {
+            let index = f.functions.first().map(|fun| fun.span.file);
+            f.untagged_variants
+                .iter()
+                .filter(move |(_, v, _)| v == variant)
+                .filter_map(move |(_, _, held)| Some((index?, held.as_str())))
+        });
+        self.nearest(from, candidates, false)
+    }
+
     /// Whether a message without an id fails to decode into the type `name`: its
     /// nearest definition in the caller's language requires its `id` member.
     pub fn requires_id(&self, name: &str, from: FnId) -> bool {

@@ -182,9 +182,30 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Some(Expr::Int(n)) => Pattern::Int(*n),
                     _ => Pattern::Unknown,
                 },
+                Pattern::Variant { name, binding }
+                    if !matches!(name.as_str(), "Ok" | "Err" | "Some" | "None") =>
+                {
+                    self.untagged(name, binding).unwrap_or_else(|| p.clone())
+                }
+                Pattern::VariantOf { name, inner } => Pattern::VariantOf {
+                    name: name.clone(),
+                    inner: Box::new(self.resolve_patterns(std::slice::from_ref(inner)).remove(0)),
+                },
                 other => other.clone(),
             })
             .collect()
+    }
+}
+
+impl Interp<'_, '_> {
+    /// A variant of a `#[serde(untagged)]` enum: whether the type it holds takes the
+    /// probe. A type that requires `id` does not take a notification; serde tries the
+    /// variants in order, as the arms are tried.
+    fn untagged(&self, name: &str, binding: &Option<String>) -> Option<Pattern> {
+        let held = self.prog.untagged_variant(name, self.here())?;
+        let held = held.split('<').next().unwrap_or(held);
+        let fits = self.probe.has_id || !self.prog.requires_id(held, self.here());
+        Some(Pattern::Untagged { binding: binding.clone(), fits })
     }
 }
 
@@ -275,6 +296,10 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
             ("None", x) => (x.is_nullish(), Vec::new()),
             ("Some", x) => (x.is_nullish().map(|b| !b), bind(binding, x.clone())),
             // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
+            _ => (None, bind(binding, v.clone())),
+        },
+        Pattern::Untagged { binding, fits } => match v {
+            Value::Message => (Some(*fits), bind(binding, Value::Message)),
             _ => (None, bind(binding, v.clone())),
         },
         // `Some("initialize")`: the variant, then its inner pattern.

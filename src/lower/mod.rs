@@ -281,6 +281,7 @@ pub fn lower(
         declared_fields: Vec::new(),
         field_types: Vec::new(),
         id_members: Vec::new(),
+        untagged_variants: Vec::new(),
         classes: Vec::new(),
         syntax_error: None,
         suppressions: Vec::new(),

@@ -60,6 +60,7 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
             }
             "struct_item" => serde_names(ctx, item, facts),
+            "enum_item" => untagged_variants(ctx, item, facts),
             "const_item" | "static_item" => {
                 let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
                 let value = item.child_by_field_name("value");
@@ -522,6 +523,37 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
     }
 }
 
+/// `#[serde(untagged)] enum Incoming { WithParams(RequestWithParams), .. }`: each
+/// variant and the type it holds, in order.
+fn untagged_variants(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
+    let mut untagged = false;
+    let mut prev = item.prev_named_sibling();
+    while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+        untagged |= ctx.text(p).contains("untagged");
+        prev = p.prev_named_sibling();
+    }
+    let (Some(name), Some(body)) = (item.child_by_field_name("name"), item.child_by_field_name("body"))
+    else {
+        return;
+    };
+    if !untagged {
+        return;
+    }
+    for variant in children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
+        let held = variant
+            .child_by_field_name("body")
+            .filter(|b| b.kind() == "ordered_field_declaration_list")
+            .and_then(|b| b.child_by_field_name("type"));
+        if let (Some(v), Some(t)) = (variant.child_by_field_name("name"), held) {
+            facts.untagged_variants.push((
+                ctx.text(name).to_string(),
+                ctx.text(v).to_string(),
+                ctx.text(t).to_string(),
+            ));
+        }
+    }
+}
+
 /// `#[serde(rename = "...")]` on a field, `#[serde(rename_all = "camelCase")]` on the
 /// struct: the JSON members its fields serialise as.
 fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
@@ -583,6 +615,9 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 
 /// serde_json's decoders: on a well-formed message they return `Ok`.
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
+
+/// HTTP body types built from the bytes they carry (`Body::from(text)`).
+const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
@@ -665,6 +700,22 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return Expr::Http { status: Some(status), body: None, span };
     }
+    // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
+    if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
+        return Expr::Http { status: None, body: None, span };
+    }
+    // `Body::empty()`: no body.
+    if last == "empty" && BODY_TYPES.contains(&crate::lower::last_segment(callee.trim_end_matches("::empty")))
+    {
+        return Expr::Null;
+    }
+    // `Body::from(text)`, `Full::new(bytes)`: the body is the text.
+    if matches!(last.as_str(), "from" | "new")
+        && BODY_TYPES.contains(&crate::lower::last_segment(callee.rsplit_once("::").map_or("", |(t, _)| t)))
+        && args.len() == 1
+    {
+        return args.into_iter().next().unwrap_or_else(Expr::unknown);
+    }
     if func.kind() == "field_expression" && matches!(last.as_str(), "map" | "and_then") {
         // `id.map(|id| reply(id))` runs the closure only when the option holds a value.
         let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
@@ -730,6 +781,7 @@ fn http_builder(
     match (name, first) {
         ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
         ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
+        ("body", Some(Expr::Null)) => Expr::Http { status, body: None, span },
         ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
         _ => Expr::Http { status, body, span },
     }
