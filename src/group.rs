@@ -438,12 +438,19 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         }
     }
     // A function handed to a router in the same language, in a related folder.
+    // A handler is named by itself or, a method, with its class (`McpView.post`).
     let mounted = |id: FnId| {
         let f = prog.function(id);
+        let named = |h: &String| {
+            *h == f.name
+                || f.owner.as_deref().is_some_and(|o| {
+                    h.strip_prefix(o).and_then(|rest| rest.strip_prefix('.')) == Some(f.name.as_str())
+                })
+        };
         f.http_route
             || prog
                 .files()
-                .any(|file| file.http_handlers.contains(&f.name) && prog.related(file, prog.file_of(id)))
+                .any(|file| file.http_handlers.iter().any(named) && prog.related(file, prog.file_of(id)))
     };
     // A handler by its signature alone counts too, unless another carrier calls it
     // (then it is that handler's helper; see `outermost` below).

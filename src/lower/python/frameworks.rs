@@ -59,6 +59,10 @@ pub const WEB_MODULES: &[&str] = &[
     "emmett",
 ];
 
+/// The method of a class-based view (`path("mcp/", McpView.as_view())`, Django and
+/// Django REST framework) the framework calls for a POST.
+pub const CLASS_VIEW_POST: &str = "post";
+
 /// Methods of a resource class the framework calls for a POST, with the request and
 /// the response as parameters: Falcon's `on_post(self, req, resp)`.
 pub const RESPONDER_METHODS: &[&str] = &["on_post"];

@@ -6,8 +6,9 @@ use tree_sitter::Node;
 
 mod frameworks;
 use frameworks::{
-    HTTP_SERVER_POST, LAMBDA_PARAMS, REQUEST_MEDIA, REQUEST_TYPES, RESPONDER_METHODS, RESPONSE_BODY_MEMBERS,
-    RESPONSE_PARAM_TYPES, RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS, WEB_MODULES,
+    CLASS_VIEW_POST, HTTP_SERVER_POST, LAMBDA_PARAMS, REQUEST_MEDIA, REQUEST_TYPES, RESPONDER_METHODS,
+    RESPONSE_BODY_MEMBERS, RESPONSE_PARAM_TYPES, RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS,
+    WEB_MODULES,
 };
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -397,6 +398,14 @@ fn note_url_patterns(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
                 view.child_by_field_name("arguments").and_then(|a| children(a).into_iter().next())
         {
             view = inner;
+        }
+        // `MCPView.as_view()`: a class-based view; Django calls its `post` for a POST.
+        if view.kind() == "call"
+            && let Some(class) =
+                view.child_by_field_name("function").and_then(|f| ctx.text(f).strip_suffix(".as_view"))
+        {
+            facts.http_handlers.push(format!("{}.{CLASS_VIEW_POST}", super::last_segment(class)));
+            return;
         }
         if matches!(view.kind(), "identifier" | "attribute") {
             facts.http_handlers.push(super::last_segment(ctx.text(view)).to_string());
