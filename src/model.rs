@@ -403,6 +403,9 @@ pub struct FileFacts {
     /// code there may be called from here even when the folders are not nested.
     pub imports: Vec<String>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
+    /// The file uses a web framework the scan knows (it imports one): its routes are
+    /// mounted where the scan can see them, so a handler nothing mounts is not served.
+    pub web_framework: bool,
     pub http_handlers: Vec<String>,
     /// Classes defined in the file.
     pub classes: Vec<ClassDef>,

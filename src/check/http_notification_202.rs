@@ -6,7 +6,7 @@ use crate::interp::{Probe, Value};
 use crate::value::HttpStatus;
 
 pub fn run(v: &ServerView) -> Verdict {
-    if !v.server.entries.iter().any(|e| e.http) {
+    if !v.serves_http() {
         return if v.server.transports.contains(&Transport::Stdio) {
             Verdict::skip("stdio-only server: no HTTP transport")
         } else {

@@ -419,10 +419,18 @@ impl<'p, 'a> ServerView<'p, 'a> {
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 self.print_outcomes(&probe, entry.function, &interp, &outs);
             }
+            // An entry nothing in the scan calls that answers with HTTP responses is an
+            // HTTP handler of a host the scan cannot see (a plugin's web endpoint). In a
+            // file of a web framework the scan knows, what is served is mounted where the
+            // scan sees it: an unmounted handler there is not served.
+            let answers_http = entry.http
+                || (!entry.transport
+                    && !self.prog.file_of(entry.function).web_framework
+                    && outs.iter().any(|o| o.saw_message && !o.raised && o.value.as_http().is_some()));
             for outcome in outs {
                 paths.push(PathRun {
                     entry: entry.function,
-                    http: entry.http,
+                    http: answers_http,
                     transport: entry.transport,
                     outcome,
                 });
@@ -435,6 +443,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
+    }
+
+    /// Whether the server answers over HTTP: an entry mounted as an HTTP handler, or
+    /// one that answers `initialize` with HTTP responses (see [`ServerView::run_probe`]).
+    pub fn serves_http(&self) -> bool {
+        self.server.entries.iter().any(|e| e.http)
+            || self.probe(Probe::request("initialize")).paths.iter().any(|p| p.http)
     }
 
     /// `MCP_CONFORM_DEBUG=1`: a probe's outcomes from one entry, one line each.

@@ -276,6 +276,7 @@ pub fn lower(
         sdk_library: None,
         imports: Vec::new(),
         http_handlers: Vec::new(),
+        web_framework: false,
         state: Vec::new(),
         json_names: Vec::new(),
         declared_fields: Vec::new(),
@@ -580,6 +581,26 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
             other => Expr::HttpWith {
                 status: Box::new(other.clone()),
                 body: Box::new(body),
+                null_is_empty: false,
+                span,
+            },
+        };
+    }
+    // A host's response as a dict (`{"status": 202, "headers": {...}, "content": ""}`,
+    // as plugin web servers take it): an HTTP answer, when it has all three.
+    if !framed
+        && has("headers")
+        && let Some((_, status)) = entries.iter().find(|(k, _)| k == "status")
+        && let Some((_, body)) = entries.iter().find(|(k, _)| matches!(k.as_str(), "content" | "body"))
+    {
+        return match status {
+            Expr::Int(n) if (100..600).contains(n) => {
+                Expr::Http { status: Some(*n as u16), body: Some(Box::new(body.clone())), span }
+            }
+            Expr::Str(_) => Expr::Object { entries, span },
+            other => Expr::HttpWith {
+                status: Box::new(other.clone()),
+                body: Box::new(body.clone()),
                 null_is_empty: false,
                 span,
             },

@@ -23,7 +23,7 @@ struct Js {
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let mut js = Js { stdin_callbacks: Vec::new(), default_status: None };
-    note_own_types(ctx, root);
+    note_own_types(ctx, root, facts);
     let mut body = Vec::new();
     for child in children(root) {
         statement(ctx, &mut js, child, facts, None, &mut body);
@@ -546,7 +546,7 @@ fn decorator_call<'s>(ctx: &'s Ctx, d: Node) -> (&'s str, &'s str) {
 /// Type and function names the file declares, or imports from a module that is not a
 /// web framework: its own `Request` is a JSON-RPC request, not an HTTP one, and its own
 /// `make_response(id, result)` is no framework's response.
-fn note_own_types(ctx: &mut Ctx, root: Node) {
+fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     for child in children(root) {
         let decl = match child.kind() {
             "export_statement" => child.child_by_field_name("declaration"),
@@ -574,6 +574,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node) {
             .iter()
             .any(|m| source == *m || source.strip_prefix(m).is_some_and(|rest| rest.starts_with('/')));
         if web {
+            facts.web_framework = true;
             continue;
         }
         let mut stack: Vec<Node> =

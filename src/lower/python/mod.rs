@@ -151,7 +151,7 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
             _ => ctx.text(m),
         };
-        note_request_imports(ctx, node, name);
+        note_request_imports(ctx, node, name, facts);
         if let Some(sdk) = ctx.sdk(Language::Python, name) {
             facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(node) });
         }
@@ -177,8 +177,11 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
 /// Remembers how the file can name a web framework's request class: `from
 /// starlette.requests import Request` (the name), `from aiohttp import web` and
 /// `import aiohttp` (a module prefix, `web.` and `aiohttp.`).
-fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str) {
+fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str, facts: &mut FileFacts) {
     let top = module.split('.').next().unwrap_or("");
+    if WEB_MODULES.contains(&top) && !matches!(top, "mcp" | "http") {
+        facts.web_framework = true;
+    }
     // A module the code names as its HTTP layer (`chirp.http.request`, `..web.request`):
     // a web framework written in the project, whose `Request` is the HTTP request.
     let http_layer = node.kind() == "import_from_statement"
