@@ -382,6 +382,10 @@ pub struct SdkImport {
 /// (`{ ...DEFAULTS, id }`); no real member is named so.
 pub const SPREAD: &str = "...";
 
+/// Members of a Go `context.Context` as the lowering builds it: `$context:<key>` holds
+/// what `context.WithValue` put under that key, `$context:` the parent context.
+pub const CONTEXT_SLOT: &str = "$context:";
+
 /// How a Go file's full import paths are kept among its import hints
 /// (`go:github.com/acme/tool/jsonrpc`); no file path starts with it.
 pub const GO_IMPORT: &str = "go:";

@@ -19,6 +19,8 @@ pub struct Program<'a> {
     file_index: HashMap<u32, usize>,
     pub functions: Vec<(&'a FileFacts, &'a Function)>,
     by_name: HashMap<&'a str, Vec<FnId>>,
+    /// The types and classes that own a method.
+    owners: rustc_hash::FxHashSet<&'a str>,
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// Module-level bindings and tables built in functions: (file, value, whether
@@ -182,6 +184,7 @@ impl<'a> Program<'a> {
     pub fn new(files: &'a [FileFacts]) -> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
+        let mut owners: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
         let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
@@ -192,6 +195,9 @@ impl<'a> Program<'a> {
                 let module = f.name == "<module>";
                 let constructor = matches!(f.name.as_str(), "constructor" | "__init__" | "__construct");
                 // A vendored SDK's internals are not called by name from the server's code.
+                if let Some(owner) = f.owner.as_deref() {
+                    owners.insert(owner);
+                }
                 if !module && file.sdk_library.is_none() {
                     by_name.entry(f.name.as_str()).or_default().push(id);
                     by_dir.entry((dir_of(&file.path), f.name.as_str())).or_default().push(id);
@@ -308,6 +314,7 @@ impl<'a> Program<'a> {
             file_index,
             functions,
             by_name,
+            owners,
             by_dir,
             globals,
             registrations,
@@ -654,6 +661,11 @@ impl<'a> Program<'a> {
     }
 
     /// Whether code in `a` can refer to code in `b`: one language family, related folders.
+    /// Whether some function of the program is a method of the type `owner`.
+    pub fn has_methods(&self, owner: &str) -> bool {
+        self.owners.contains(owner)
+    }
+
     /// The functions and methods of this name anywhere in the program.
     pub fn named(&self, name: &str) -> &[FnId] {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])

@@ -218,6 +218,10 @@ fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
                 let dirs = &parts[..parts.len().saturating_sub(1)];
                 if dirs.len() >= 2 {
                     out.insert(dirs[dirs.len() - 2..].join("/"));
+                } else if let [only] = dirs {
+                    // A package at the module's root: `"example.com/app/server"` ends
+                    // with `/server"`.
+                    out.insert(format!("/{only}\""));
                 }
             }
             // `use App\Rpc\Dispatcher;` (PSR-4: the class's folder and file name).
@@ -265,9 +269,10 @@ fn holds_word(searcher: &AhoCorasick, text: &[u8]) -> bool {
 /// `/`) as a whole word: every overlapping match is tried.
 fn holds_spelling(searcher: &AhoCorasick, text: &[u8]) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    // A spelling that starts or ends with punctuation (`/server"`) is bounded by it.
     searcher.find_overlapping_iter(text).any(|m| {
-        let before = m.start().checked_sub(1).map(|i| text[i]);
-        let after = text.get(m.end()).copied();
+        let before = m.start().checked_sub(1).map(|i| text[i]).filter(|_| word(text[m.start()]));
+        let after = text.get(m.end()).copied().filter(|_| word(text[m.end() - 1]));
         !before.is_some_and(word) && !after.is_some_and(word)
     })
 }

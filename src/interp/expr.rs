@@ -702,6 +702,21 @@ impl<'p, 'a> Interp<'p, 'a> {
             _ => return Value::unknown(),
         };
         let here = self.here();
+        // `ctx.Value(key)`: the value put under the key, here or in a parent context.
+        if k.starts_with(crate::model::CONTEXT_SLOT) {
+            let mut current = collection.clone();
+            for _ in 0..16 {
+                let Value::Object(entries) = &current else { break };
+                if let Some((_, v)) = entries.iter().find(|(ek, _)| *ek == k) {
+                    return v.clone();
+                }
+                match entries.iter().find(|(ek, _)| ek == crate::model::CONTEXT_SLOT) {
+                    Some((_, parent)) => current = parent.clone(),
+                    None => break,
+                }
+            }
+            return Value::unknown();
+        }
         // `server[method]` on an object of the code's own class: its field, or its
         // method of that name (a class whose methods are named as MCP methods is a
         // handler table); a method name it lacks is undefined.
@@ -1020,6 +1035,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
             {
                 out.push((s, Value::Object(Rc::new(vec![("code".to_string(), Value::Int(code))]))));
+                continue;
+            }
+            if callee == crate::lower::NEW_OBJECT
+                && let [Value::Str(ty)] = vals.as_slice()
+            {
+                let value = match self.prog.has_methods(ty) {
+                    true => Value::Instance(ty.as_str().into(), Rc::new(Vec::new()), span),
+                    false => Value::Object(Rc::new(Vec::new())),
+                };
+                out.push((s, value));
                 continue;
             }
             // The message decoded into a type of the scanned code: a type whose `id`

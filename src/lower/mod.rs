@@ -22,6 +22,10 @@ pub const EMIT: &str = "mcp-conform/emit";
 /// `(type, how it fails, message)`. A type with a required `id` member fails to decode
 /// a notification: as `Err` (serde, `"err"`) or by raising (pydantic, `"raise"`).
 pub const DECODE_AS: &str = "mcp-conform/decode-as";
+/// A built-in: an object of a Go type with methods built empty (`&StdoutSender{}`),
+/// `(type)`: method calls on it are the type's methods. A type without methods is
+/// a payload, built as an empty object.
+pub const NEW_OBJECT: &str = "mcp-conform/new-object";
 
 /// The prefix of a call to the base class's method from an override (`super().m()`,
 /// `super.m()`, `parent::m()`): `super.m`.

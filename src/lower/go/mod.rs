@@ -628,7 +628,13 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     .receiver
                     .as_deref()
                     .is_some_and(|r| operand_text.strip_prefix(r).is_some_and(|rest| rest.starts_with('.')));
-            if let Some(f) = message_field(&name).filter(|_| !own) {
+            // `mcp.ProtocolVersion` of an imported package: its constant, not a member.
+            let package = facts
+                .imports
+                .iter()
+                .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
+                .any(|path| path.rsplit('/').next() == Some(operand_text));
+            if let Some(f) = message_field(&name).filter(|_| !own && !package) {
                 let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
                 return field(operand, f);
             }
@@ -730,6 +736,21 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     let sequence =
         node.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));
+    // `&StdoutSender{}`: an empty object of a named type, whose methods calls on it reach.
+    if entries.is_empty()
+        && items.is_empty()
+        && let Some(t) = node
+            .child_by_field_name("type")
+            .filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type"))
+    {
+        let name = super::last_segment(ctx.text(t)).to_string();
+        return Expr::Call {
+            callee: super::NEW_OBJECT.into(),
+            receiver: None,
+            args: vec![Expr::Str(name)],
+            span,
+        };
+    }
     if sequence || (entries.is_empty() && !items.is_empty()) {
         return Expr::Array { items, span };
     }
@@ -757,6 +778,16 @@ fn json_key(key: &str) -> String {
         "protocolversion" => "protocolVersion".to_string(),
         _ => key.to_string(),
     }
+}
+
+/// The member under which a `context.Context` value holds what `WithValue` put in it
+/// (`$context:<key>`), and its parent context (`$context:`).
+const CONTEXT_SLOT: &str = crate::model::CONTEXT_SLOT;
+
+/// Whether an operand names a `context.Context` (`ctx`, `reqCtx`, `r.Context()`).
+fn is_context(operand: &str) -> bool {
+    let lower = operand.to_ascii_lowercase();
+    lower.ends_with("ctx") || lower.ends_with("context()") || lower.ends_with("context")
 }
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -796,6 +827,30 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let operand_text = operand.map(|o| ctx.text(o)).unwrap_or("");
     if args.iter().any(|a| matches!(a, Expr::Var(v) if v == "os.Stderr")) || operand_text == "os.Stderr" {
         return Expr::unknown();
+    }
+    // Values carried in a `context.Context`: `context.WithValue(parent, key, v)` holds
+    // `v` under the key's name beside what the parent holds, and `ctx.Value(key)` reads
+    // it back (a reply sender handed down to the dispatcher, say).
+    if callee == "context.WithValue"
+        && let ([parent, _, value], [_, key, _]) = (args.as_slice(), arg_nodes.as_slice())
+    {
+        let slot = format!("{CONTEXT_SLOT}{}", super::last_segment(ctx.text(*key)));
+        let entries = vec![(slot, value.clone()), (CONTEXT_SLOT.to_string(), parent.clone())];
+        return Expr::Object { entries, span };
+    }
+    // `ctx, cancel := context.WithTimeout(parent, d)`: the parent's values, and a cancel func.
+    if matches!(callee.as_str(), "context.WithTimeout" | "context.WithCancel" | "context.WithDeadline")
+        && let Some(parent) = args.first()
+    {
+        return Expr::Array { items: vec![parent.clone(), Expr::unknown()], span };
+    }
+    if last == "Value"
+        && let [key] = arg_nodes.as_slice()
+        && is_context(operand_text)
+    {
+        let slot = format!("{CONTEXT_SLOT}{}", super::last_segment(ctx.text(*key)));
+        let object = operand.map(|o| expr(ctx, o, facts)).unwrap_or_else(Expr::unknown);
+        return Expr::Lookup { collection: Box::new(object), key: Box::new(Expr::Str(slot)) };
     }
     match callee.as_str() {
         // `make([]T, 0, n)` and `make(map[K]V)` start empty.
