@@ -377,6 +377,23 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
             {
                 mark_checked(st, first);
             }
+            // `v and v not in SUPPORTED` failing: `v` is empty, or one of the supported
+            // values; either way not an arbitrary version handed back.
+            let tested: Vec<&Expr> = conjuncts
+                .iter()
+                .filter_map(|c| match c {
+                    Expr::Not(inner) => match inner.as_ref() {
+                        Expr::Member { item, .. } => Some(item.as_ref()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            if let [item] = tested.as_slice()
+                && conjuncts.iter().all(|c| matches!(c, Expr::Not(_)) || same_place(c, item))
+            {
+                mark_checked(st, item);
+            }
         }
         _ => {}
     }
