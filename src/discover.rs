@@ -67,6 +67,8 @@ pub fn is_test_path(display: &str) -> bool {
         || name.starts_with("test_")
         || name.ends_with("_test.go")
         || name.ends_with("_test.py")
+        // pytest-spec and mamba name test modules `*_spec.py`.
+        || name.ends_with("_spec.py")
         || [".test.", ".spec."].iter().any(|m| name.contains(m))
 }
 

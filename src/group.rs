@@ -559,7 +559,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .iter()
             .copied()
             .filter(|&a| only_this(a) && !is_test(a) && (near(a) || linked(a)))
-            .filter(|&a| is_route(a) || prog.function(a).reads_stdin)
+            // A loop that reads through a helper of its own (`request = self._read()`)
+            // reads too; a function calling a carrier above the dispatch does not.
+            .filter(|&a| {
+                is_route(a)
+                    || prog.function(a).reads_stdin
+                    || calls[a].iter().any(|&c| prog.function(c).reads_stdin && !ancestors[gi].contains(&c))
+            })
             .collect();
         let outermost: Vec<FnId> = carriers
             .iter()
@@ -625,7 +631,9 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             })
             .collect();
         let mut transports = Vec::new();
-        if members.iter().any(|&m| prog.function(m).reads_stdin) {
+        let entry_reads =
+            |e: &Entry| reach(&[e.function], &edges).iter().any(|&f| prog.function(f).reads_stdin);
+        if members.iter().any(|&m| prog.function(m).reads_stdin) || entries.iter().any(entry_reads) {
             transports.push(Transport::Stdio);
         }
         if entries.iter().any(|e| e.http) {

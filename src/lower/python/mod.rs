@@ -945,6 +945,23 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             }
         }
     }
+    // `JsonRpcRequest(**body)`: the mapping read into a model class of the code, as
+    // `model_validate(body)` reads it.
+    if let Some(arglist) = node.child_by_field_name("arguments")
+        && let [splat] = children(arglist).as_slice()
+        && splat.kind() == "dictionary_splat"
+        && let Some(inner) = splat.named_child(0)
+        && super::last_segment(ctx.text(func)).starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        let model = super::last_segment(ctx.text(func)).to_string();
+        let read = expr(ctx, inner);
+        return Expr::Call {
+            callee: crate::lower::DECODE_AS.into(),
+            receiver: None,
+            args: vec![Expr::Str(model), Expr::Str("raise".into()), read],
+            span,
+        };
+    }
     let (callee, receiver) = match func.kind() {
         "attribute" => {
             let object = func.child_by_field_name("object");
