@@ -61,3 +61,7 @@ pub const RESPONSE_NAMESPACES: &[&str] = &[
 /// `Response::json(...)`, `->setContent(...)`.
 pub const RESPONSE_FUNCTIONS: &[&str] = &["response"];
 pub const RESPONSE_METHODS: &[&str] = &["json", "noContent"];
+
+/// Static decoders of frameworks' JSON classes that read a body into the message,
+/// as `json_decode` does: `(class, method)`.
+pub const JSON_DECODERS: &[(&str, &str)] = &[("Json", "decode")];

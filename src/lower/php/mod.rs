@@ -812,7 +812,11 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if name == "get_json_params" || name == "get_body" {
         ctx.saw_http = true;
     }
-    if super::decodes_message(Language::Php, &name) {
+    // `Json::decode($body, true)` of a framework's JSON class (Nova, Laminas, Nette).
+    let json_class = frameworks::JSON_DECODERS
+        .iter()
+        .any(|(class, method)| *method == name && object_text.rsplit('\\').next() == Some(*class));
+    if super::decodes_message(Language::Php, &name) || json_class {
         return Expr::Message(args);
     }
     let receiver = object.map(|o| expr(ctx, o, facts));
