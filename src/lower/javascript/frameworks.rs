@@ -8,6 +8,11 @@
 /// Only with a path as the first argument.
 pub const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route", "any", "use"];
 
+/// Calls that declare an endpoint by a config object with a `path` and a handler
+/// after it: Encore `api({ method: "POST", path: "/mcp" }, handler)`; the handler's
+/// return value is the JSON body.
+pub const ENDPOINT_CALLS: &[&str] = &["api"];
+
 /// Calls whose callback answers every HTTP request: `http.createServer(cb)`,
 /// `Deno.serve(cb)`, `serve(cb)`, `Bun.serve({ fetch })`.
 pub const SERVER_CALLS: &[&str] = &["createServer", "serve", "createSecureServer"];

@@ -958,6 +958,20 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             return Expr::unknown();
         }
     }
+    // An endpoint declared by a config object and its handler: Encore
+    // `api({ method: "POST", path: "/mcp", expose: true }, async (req) => ...)`.
+    if frameworks::ENDPOINT_CALLS.contains(&last.as_str())
+        && let [config, handler] = arg_nodes.as_slice()
+        && config.kind() == "object"
+        && children(*config).into_iter().filter(|p| p.kind() == "pair").any(|p| {
+            p.child_by_field_name("key").is_some_and(|k| unquote(ctx.text(k)) == "path")
+                && p.child_by_field_name("value").is_some_and(|v| unquote(ctx.text(v)).starts_with('/'))
+        })
+    {
+        let name = callable_name(ctx, js, *handler, facts);
+        facts.http_handlers.push(name);
+        return Expr::unknown();
+    }
     // Route and event registrations name the functions that receive messages.
     if receiver_node.is_some()
         && ROUTE_METHODS.contains(&last.as_str())
