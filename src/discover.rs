@@ -245,3 +245,32 @@ fn walk_error_text(err: &ignore::Error) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_test_path;
+
+    #[test]
+    fn test_code_is_recognised_by_its_name_and_folder() {
+        for test in [
+            "tests/server.py",
+            "pkg/test_server.py",
+            "pkg/server_test.py",
+            "pkg/server_spec.py",
+            "a/b_test.go",
+            "src/x.spec.ts",
+            "src/__tests__/x.js",
+        ] {
+            assert!(is_test_path(test), "{test} is test code");
+        }
+        for code in [
+            "pkg/server.py",
+            "pkg/spec.py",
+            "pkg/mcp_spec_types.py",
+            "src/inspector.ts",
+            "cmd/testserver/main.go",
+        ] {
+            assert!(!is_test_path(code), "{code} is not test code");
+        }
+    }
+}

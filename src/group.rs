@@ -283,7 +283,7 @@ fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
 /// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
 /// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
 /// callback: `(receiver, parameter position, callback)`.
-pub fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
+fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
     let n = prog.functions.len();
     let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
     let mut out = Vec::new();
@@ -330,7 +330,7 @@ pub fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
     out
 }
 
-fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
+fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let mut calls = vec![Vec::new(); n];
     let mut refs = vec![Vec::new(); n];
@@ -393,7 +393,7 @@ fn call_graph(prog: &Program) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
             _ => {}
         });
     }
-    for (target, _, h) in callbacks(prog) {
+    for &(target, _, h) in handed {
         if !calls[target].contains(&h) {
             calls[target].push(h);
         }
@@ -425,8 +425,8 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
-    let (calls, refs) = call_graph(prog);
     let handed = callbacks(prog);
+    let (calls, refs) = call_graph(prog, &handed);
     // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
     // so a function that merely mounts a route handler is not a caller of it.
     let edges: Vec<Vec<FnId>> =
@@ -573,15 +573,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .filter(|&a| mounted(a) || callers[a].iter().all(|c| !carriers.contains(c)))
             .collect();
         if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
-            let names = |ids: &mut dyn Iterator<Item = FnId>| -> Vec<String> {
-                ids.map(|i| format!("{}@{}", prog.function(i).name, prog.file_of(i).path)).collect()
+            let names = |ids: &[FnId]| -> Vec<String> {
+                ids.iter().map(|&i| format!("{}@{}", prog.function(i).name, prog.file_of(i).path)).collect()
             };
+            let ancestors: Vec<FnId> = ancestors[gi].iter().copied().collect();
             eprintln!(
                 "group {:?}\n  ancestors {:?}\n  carriers {:?}\n  entries {:?}",
-                names(&mut group.iter().copied()),
-                names(&mut ancestors[gi].iter().copied()),
-                names(&mut carriers.iter().copied()),
-                names(&mut entries.iter().copied())
+                names(group),
+                names(&ancestors),
+                names(&carriers),
+                names(&entries)
             );
         }
         if !outermost.is_empty() {
