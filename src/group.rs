@@ -275,9 +275,36 @@ fn called_params(prog: &Program, id: FnId) -> Vec<usize> {
 /// The function an argument names (`self._handle`, `s.handle`, `handle`, a closure).
 fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
     match arg {
-        Expr::FnRef(name) | Expr::Var(name) => prog.resolve(name, here),
+        Expr::FnRef(name) => prog.resolve(name, here),
+        Expr::Var(name) => prog.resolve(name, here).or_else(|| local_function(prog, name, here)),
         _ => None,
     }
+}
+
+/// The function a local variable of `here` is bound to, when every binding of it
+/// names the same one (`let on_msg = move |m| ...;`, `handler := func(..) {..}`).
+fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
+    let mut found: Option<Option<FnId>> = None;
+    crate::model::walk_statements(&prog.function(here).body, &mut |s| {
+        if let crate::model::Stmt::Assign { target, value, .. } = s
+            && target == name
+        {
+            let bound = match value {
+                Expr::FnRef(f) => prog.resolve(f, here),
+                Expr::Block(b) => match b.last() {
+                    Some(crate::model::Stmt::Yield(Expr::FnRef(f))) => prog.resolve(f, here),
+                    _ => None,
+                },
+                _ => None,
+            };
+            found = match found {
+                None => Some(bound),
+                Some(prev) if prev == bound => Some(prev),
+                Some(_) => Some(None),
+            };
+        }
+    });
+    found.flatten()
 }
 
 /// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`

@@ -82,6 +82,9 @@ pub struct Ctx<'a> {
     /// The type a `let` being lowered declares (`let req: Request = from_value(v)?`):
     /// what a decoder in its value decodes into.
     pub declared: Option<String>,
+    /// The closure being lowered that is to become a function of its own (Rust:
+    /// one a `let` binds), by its syntax node's id.
+    pub lift: Option<usize>,
 }
 
 impl<'a> Ctx<'a> {
@@ -104,6 +107,7 @@ impl<'a> Ctx<'a> {
             own_names: Vec::new(),
             receiver: None,
             declared: None,
+            lift: None,
         }
     }
 

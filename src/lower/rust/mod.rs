@@ -191,7 +191,12 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
     };
     let declared = node.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t)));
     let outer = std::mem::replace(&mut ctx.declared, declared);
-    let value = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    let value_node = node.child_by_field_name("value");
+    // `let handler = move |msg| ...;` (or a block ending in one) names a function
+    // that is called later, maybe by code it is handed to: it is lifted out as one.
+    let outer_lift = std::mem::replace(&mut ctx.lift, value_node.and_then(bound_closure).map(|c| c.id()));
+    let value = value_node.map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+    ctx.lift = outer_lift;
     ctx.declared = outer;
     let span = ctx.span(node);
     if let Some(alt) = node.child_by_field_name("alternative") {
@@ -206,6 +211,20 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
         out.push(Stmt::SetInitialized { span });
     }
     out.push(Stmt::Assign { target, value, span });
+}
+
+/// The closure a `let` binds: its value, or the last expression of a block that is
+/// its value (`let handler = { let server = server.clone(); move |m| ... };`).
+fn bound_closure(value: Node) -> Option<Node> {
+    match value.kind() {
+        "closure_expression" => Some(value),
+        "block" => {
+            let last =
+                children(value).into_iter().rev().find(|c| c.is_named() && c.kind() != "line_comment")?;
+            (last.kind() == "closure_expression").then_some(last)
+        }
+        _ => None,
+    }
 }
 
 fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -386,6 +405,22 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             stmts.push(Stmt::Assign { target, value, span });
             Expr::Block(stmts)
+        }
+        "closure_expression" if ctx.lift == Some(node.id()) => {
+            let params = node
+                .child_by_field_name("parameters")
+                .map(|p| {
+                    children(p)
+                        .into_iter()
+                        .filter(|c| c.is_named())
+                        .map(|c| c.child_by_field_name("pattern").unwrap_or(c))
+                        .map(|c| param_name(ctx, c))
+                        .collect()
+                })
+                .unwrap_or_default();
+            ctx.lift = None;
+            let body = sub(ctx, node, "body", facts);
+            ctx.closure(node, params, body)
         }
         // A closure's body is taken where the closure is written (spawned tasks, callbacks).
         "closure_expression" => sub(ctx, node, "body", facts),
@@ -619,6 +654,19 @@ const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
+/// Constructors of smart pointers and cells: the value they hold is the value used.
+const POINTER_WRAPPERS: &[&str] = &[
+    "Box::new",
+    "Box::pin",
+    "Pin::new",
+    "Arc::new",
+    "Rc::new",
+    "RefCell::new",
+    "Cell::new",
+    "Mutex::new",
+    "RwLock::new",
+];
+
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let Some(func) = node.child_by_field_name("function") else {
@@ -656,6 +704,12 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 facts.http_handlers.push(crate::lower::last_segment(ctx.text(a)).to_string());
             }
         }
+    }
+    // `Box::pin(async move { .. })`, `Arc::new(server)`: a pointer to the value, which
+    // is used as the value.
+    if args.len() == 1 && POINTER_WRAPPERS.iter().any(|w| callee == *w || callee.ends_with(&format!("::{w}")))
+    {
+        return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
@@ -734,6 +788,31 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
             let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
             return Expr::If { cond: Box::new(cond), then, otherwise: vec![Stmt::Yield(Expr::Null)], span };
+        }
+    }
+    if func.kind() == "field_expression"
+        && matches!(last.as_str(), "ok_or" | "ok_or_else")
+        && let Some(value) = func.child_by_field_name("value")
+    {
+        // `opt.ok_or_else(|| err)`: `Ok` of what the option holds, `Err` when it
+        // holds nothing, so a `?` after it goes on with the value or returns.
+        let recv = expr(ctx, value, facts);
+        if !matches!(recv, Expr::Field { .. }) {
+            let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+            let error = match arguments.as_slice() {
+                [closure] if closure.kind() == "closure_expression" => sub(ctx, *closure, "body", facts),
+                [other] if last == "ok_or" => expr(ctx, *other, facts),
+                _ => Expr::unknown(),
+            };
+            let cond = Expr::IsNull(Box::new(recv.clone()));
+            let err = Expr::Variant { name: "Err".to_string(), inner: Some(Box::new(error)) };
+            let ok = Expr::Variant { name: "Ok".to_string(), inner: Some(Box::new(recv)) };
+            return Expr::If {
+                cond: Box::new(cond),
+                then: vec![Stmt::Yield(err)],
+                otherwise: vec![Stmt::Yield(ok)],
+                span,
+            };
         }
     }
     if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
