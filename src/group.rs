@@ -227,9 +227,20 @@ fn strategy_classes<'a>(prog: &Program<'a>, e: &Expr, id: FnId) -> Vec<&'a crate
     }
 }
 
+/// Whether a function builds a JSON-RPC reply: a reply, or the envelope of one that
+/// gets its result or error later (`{"jsonrpc": "2.0", "id": id}`, no `method`).
 fn builds_reply(prog: &Program, id: FnId) -> bool {
     let mut found = false;
-    walk_block(&prog.function(id).body, &mut |e| found |= matches!(e, Expr::Reply { .. }));
+    walk_block(&prog.function(id).body, &mut |e| {
+        found |= match e {
+            Expr::Reply { .. } => true,
+            Expr::Object { entries, .. } => {
+                let has = |k: &str| entries.iter().any(|(key, _)| key == k);
+                has("jsonrpc") && has("id") && !has("method") && !has("params")
+            }
+            _ => false,
+        }
+    });
     found
 }
 
@@ -276,7 +287,8 @@ fn called_params(prog: &Program, id: FnId) -> Vec<usize> {
 fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
     match arg {
         Expr::FnRef(name) => prog.resolve(name, here),
-        Expr::Var(name) => prog.resolve(name, here).or_else(|| local_function(prog, name, here)),
+        Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here),
+        Expr::Var(name) => prog.resolve(name, here),
         _ => None,
     }
 }
@@ -406,7 +418,9 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                             add(prog.resolve(v, id), r);
                         }
                     });
-                } else if !name.contains('.') || name.starts_with("self.") {
+                } else if (!name.contains('.') || name.starts_with("self.")) && !prog.holds_value(id, name) {
+                    // A parameter or variable of the function is its value, not a
+                    // function of the same name elsewhere (`handle_request(request)`).
                     add(prog.resolve(name, id), r);
                 }
             }

@@ -42,6 +42,10 @@ pub struct Program<'a> {
     go_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
+    /// Per function: the names that hold values there (its parameters and the
+    /// variables it assigns), sorted: `x.get(..)` on one of them is a method of the
+    /// value, never a module's function of that name.
+    values: Vec<Vec<&'a str>>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
     /// The classes that name each class among their bases.
@@ -300,7 +304,9 @@ impl<'a> Program<'a> {
             classes.dedup();
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
+        let values = functions.iter().map(|(_, f)| value_names(f)).collect();
         let mut prog = Program {
+            values,
             go_local: HashMap::default(),
             writes,
             json_names,
@@ -736,6 +742,11 @@ impl<'a> Program<'a> {
     ///   `JSON.parse`);
     /// - `obj.name()` on a value is a method of that name in a related folder, and
     ///   `module::name()` a function of that name anywhere.
+    /// Whether `name` is a parameter of `id` or a variable it assigns.
+    pub fn holds_value(&self, id: FnId, name: &str) -> bool {
+        self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
+    }
+
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
@@ -743,6 +754,9 @@ impl<'a> Program<'a> {
         let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
         let owner = crate::lower::last_segment(qualifier);
         let typed = owner.starts_with(|c: char| c.is_ascii_uppercase());
+        // `request.get(..)` on a parameter or a variable: a method of the value.
+        let head = qualifier.split(['.', ':', '-']).next().unwrap_or("").trim_start_matches('$');
+        let on_value = !qualifier.is_empty() && !callee.contains("::") && self.holds_value(from, head);
         let fits = |id: &FnId| {
             let f = self.function(*id);
             family == self::family(self.file_of(*id).language)
@@ -751,7 +765,7 @@ impl<'a> Program<'a> {
                 } else if typed {
                     f.owner.as_deref() == Some(owner)
                 } else {
-                    true
+                    !on_value || f.owner.is_some()
                 }
         };
         // Go resolves a bare name in its own package: the files of the same folder; and
@@ -970,3 +984,22 @@ const GO_STDLIB: &[&str] = &[
     "unique",
     "unsafe",
 ];
+
+/// The names that hold values in a function: its parameters and the plain
+/// variables it assigns (not `<module>`'s, which may be imported modules).
+fn value_names(f: &Function) -> Vec<&str> {
+    let mut out: Vec<&str> = f.params.iter().map(|p| p.trim_start_matches('$')).collect();
+    if f.name != "<module>" {
+        crate::model::walk_statements(&f.body, &mut |s| {
+            if let Stmt::Assign { target, value, .. } = s
+                && !target.contains(['.', '[', ':', '-'])
+                && !matches!(value, Expr::Call { callee, .. } if matches!(crate::lower::last_segment(callee), "require" | "import" | "__import__" | "import_module"))
+            {
+                out.push(target.trim_start_matches('$'));
+            }
+        });
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
