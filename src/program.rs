@@ -733,6 +733,11 @@ impl<'a> Program<'a> {
         best.map(|(_, item)| item).or(if anywhere { fallback } else { None })
     }
 
+    /// Whether `name` is a parameter of `id` or a variable it assigns.
+    pub fn holds_value(&self, id: FnId, name: &str) -> bool {
+        self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
+    }
+
     /// The function a call names, as seen from inside function `from`, by the
     /// rules the languages share:
     /// - a bare `name()` is a free function, never some class's method of that name
@@ -741,12 +746,8 @@ impl<'a> Program<'a> {
     ///   function, and nothing when the type is not in the scanned code (`Arc::new`,
     ///   `JSON.parse`);
     /// - `obj.name()` on a value is a method of that name in a related folder, and
-    ///   `module::name()` a function of that name anywhere.
-    /// Whether `name` is a parameter of `id` or a variable it assigns.
-    pub fn holds_value(&self, id: FnId, name: &str) -> bool {
-        self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
-    }
-
+    ///   `module::name()` a function of that name anywhere, but `x.name()` on a
+    ///   parameter or variable of the caller is never a module's function.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
