@@ -199,6 +199,21 @@ impl ProbeRun {
         out
     }
 
+    /// The first HTTP answer, on a path that looked at the message, whose body the
+    /// scan cannot read (built by code it cannot follow): it may hold a reply.
+    pub fn unreadable_answer(&self) -> Option<Span> {
+        self.paths
+            .iter()
+            .filter(|p| p.outcome.saw_message && !p.outcome.raised)
+            .filter_map(|p| match &p.outcome.value {
+                Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => {
+                    Some(h.span)
+                }
+                _ => None,
+            })
+            .min()
+    }
+
     /// For a notification: the first reply left out of [`ProbeRun::replies`] because the
     /// HTTP status it goes out with cannot be computed.
     pub fn unsure(&self) -> Option<Span> {
@@ -589,6 +604,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
             return Verdict::skip(format!(
                 "no reply to `{method}` on the paths followed, but the analysis was cut short ({})",
                 cut.describe()
+            ));
+        }
+        if let Some(at) = run.unreadable_answer() {
+            return Verdict::skip(format!(
+                "`{method}` is answered at {} with a body the scan cannot read, so whether it holds a reply is unknown",
+                self.at(at)
             ));
         }
         Verdict::fail(

@@ -517,6 +517,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return v;
             }
         }
+        // `response.status`, `response.body` of an HTTP answer the path holds (a
+        // wrapper that copies it: `new Response(response.body, { status: response.status })`).
+        if let Some((base, field)) = name.split_once('.')
+            && let Some(Value::Http(http)) = st.env.get(base)
+        {
+            match field {
+                "status" | "statusCode" | "status_code" => {
+                    return match http.status {
+                        crate::value::HttpStatus::Code(code) => Value::Int(i64::from(code)),
+                        _ => Value::unknown(),
+                    };
+                }
+                "body" => return http.body.clone().unwrap_or(Value::Null),
+                _ => {}
+            }
+        }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
         if let Some(v) = self.globals_cache.get(&key) {
