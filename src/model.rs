@@ -406,6 +406,11 @@ pub struct FileFacts {
     /// Modules this file imports, as path hints (`mcp/transport`, `internal/mcp`):
     /// code there may be called from here even when the folders are not nested.
     pub imports: Vec<String>,
+    /// Names this file imports from a package by name (not a relative path), with
+    /// the package's last segment (`from acme.auth import check` gives
+    /// `("check", "auth")`): when no scanned file or folder has that name, the name
+    /// is the package's, never a function of the scanned code.
+    pub package_names: Vec<(String, String)>,
     /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     /// The file uses a web framework the scan knows (it imports one): its routes are
     /// mounted where the scan can see them, so a handler nothing mounts is not served.

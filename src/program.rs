@@ -46,6 +46,9 @@ pub struct Program<'a> {
     /// variables it assigns), sorted: `x.get(..)` on one of them is a method of the
     /// value, never a module's function of that name.
     values: Vec<Vec<&'a str>>,
+    /// The stems and folder names of the scanned files: a package an import names
+    /// that is none of them is outside the scanned code.
+    file_names: HashSet<&'a str>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
     /// The classes that name each class among their bases.
@@ -305,8 +308,15 @@ impl<'a> Program<'a> {
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
+        let mut file_names: HashSet<&str> = HashSet::default();
+        for file in files {
+            for part in file.path.split('/') {
+                file_names.insert(part.split('.').next().unwrap_or(part));
+            }
+        }
         let mut prog = Program {
             values,
+            file_names,
             go_local: HashMap::default(),
             writes,
             json_names,
@@ -779,6 +789,15 @@ impl<'a> Program<'a> {
                 path.rsplit('/').next() == Some(qualifier)
                     && path.split('/').next().is_some_and(|first| GO_STDLIB.contains(&first))
             })
+        {
+            return None;
+        }
+        // A name imported from a package outside the scanned code is the package's.
+        if qualifier.is_empty()
+            && caller
+                .package_names
+                .iter()
+                .any(|(local, package)| local == name && !self.file_names.contains(package.as_str()))
         {
             return None;
         }

@@ -180,10 +180,34 @@ fn statement(
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
         "import_statement" => {
             if let Some(source) = node.child_by_field_name("source") {
-                note_import(ctx, &unquote(ctx.text(source)), span, facts);
+                let module = unquote(ctx.text(source));
+                note_import(ctx, &module, span, facts);
+                note_package_names(ctx, node, &module, facts);
             }
         }
         _ => {}
+    }
+}
+
+/// `import { negotiate as n } from "@acme/handshake"`: the local names a package
+/// (not a relative path) gives, with its last path segment.
+fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
+    if module.starts_with(['.', '/']) {
+        return;
+    }
+    let package = module.rsplit('/').next().unwrap_or(module).to_string();
+    let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "identifier" => facts.package_names.push((ctx.text(n).to_string(), package.clone())),
+            "import_specifier" => {
+                if let Some(local) = n.child_by_field_name("alias").or_else(|| n.child_by_field_name("name"))
+                {
+                    facts.package_names.push((ctx.text(local).to_string(), package.clone()));
+                }
+            }
+            _ => stack.extend(children(n)),
+        }
     }
 }
 

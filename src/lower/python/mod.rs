@@ -167,6 +167,10 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                 };
                 if let Some(local) = local {
                     let local = ctx.text(local).to_string();
+                    if !name.starts_with('.') {
+                        let package = name.rsplit('.').next().unwrap_or(name).to_string();
+                        facts.package_names.push((local.clone(), package));
+                    }
                     ctx.own_names.push(local);
                 }
             }
