@@ -227,6 +227,11 @@ fn strategy_classes<'a>(prog: &Program<'a>, e: &Expr, id: FnId) -> Vec<&'a crate
     }
 }
 
+/// Whether an object literal has the member `key`.
+fn has_key(entries: &[(String, Expr)], key: &str) -> bool {
+    entries.iter().any(|(k, _)| k == key)
+}
+
 /// Whether a function builds a JSON-RPC reply: a reply, or the envelope of one that
 /// gets its result or error later (`{"jsonrpc": "2.0", "id": id}`, no `method`).
 fn builds_reply(prog: &Program, id: FnId) -> bool {
@@ -235,7 +240,7 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
         found |= match e {
             Expr::Reply { .. } => true,
             Expr::Object { entries, .. } => {
-                let has = |k: &str| entries.iter().any(|(key, _)| key == k);
+                let has = |k| has_key(entries, k);
                 has("jsonrpc") && has("id") && !has("method") && !has("params")
             }
             _ => false,
@@ -250,9 +255,8 @@ fn builds_request(prog: &Program, id: FnId) -> bool {
     let mut found = false;
     walk_block(&prog.function(id).body, &mut |e| {
         if let Expr::Object { entries, .. } = e {
-            let has = |k: &str| entries.iter().any(|(key, _)| key == k);
             found |= entries.iter().any(|(k, v)| k == "method" && !matches!(v, Expr::Null))
-                && (has("jsonrpc") || has("id"));
+                && (has_key(entries, "jsonrpc") || has_key(entries, "id"));
         }
     });
     found

@@ -411,10 +411,10 @@ pub struct FileFacts {
     /// `("check", "auth")`): when no scanned file or folder has that name, the name
     /// is the package's, never a function of the scanned code.
     pub package_names: Vec<(String, String)>,
-    /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     /// The file uses a web framework the scan knows (it imports one): its routes are
     /// mounted where the scan can see them, so a handler nothing mounts is not served.
     pub web_framework: bool,
+    /// Names of functions handed to an HTTP router (`add_api_route(path, f)`, `post(f)`).
     pub http_handlers: Vec<String>,
     /// Classes defined in the file.
     pub classes: Vec<ClassDef>,

@@ -20,7 +20,7 @@ pub struct Program<'a> {
     pub functions: Vec<(&'a FileFacts, &'a Function)>,
     by_name: HashMap<&'a str, Vec<FnId>>,
     /// The types and classes that own a method.
-    owners: rustc_hash::FxHashSet<&'a str>,
+    owners: HashSet<&'a str>,
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// Module-level bindings and tables built in functions: (file, value, whether
@@ -191,7 +191,7 @@ impl<'a> Program<'a> {
     pub fn new(files: &'a [FileFacts]) -> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
-        let mut owners: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        let mut owners: HashSet<&str> = HashSet::default();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
         let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
@@ -676,7 +676,6 @@ impl<'a> Program<'a> {
         family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
     }
 
-    /// Whether code in `a` can refer to code in `b`: one language family, related folders.
     /// Whether some function of the program is a method of the type `owner`.
     pub fn has_methods(&self, owner: &str) -> bool {
         self.owners.contains(owner)
@@ -687,6 +686,7 @@ impl<'a> Program<'a> {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// Whether code in `a` can refer to code in `b`: one language family, related folders.
     pub fn related(&self, a: &FileFacts, b: &FileFacts) -> bool {
         family(a.language) == family(b.language)
             && (closeness(&a.path, &b.path).is_some() || self.imports(a, &b.path))

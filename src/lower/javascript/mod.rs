@@ -180,9 +180,7 @@ fn statement(
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
         "import_statement" => {
             if let Some(source) = node.child_by_field_name("source") {
-                let module = unquote(ctx.text(source));
-                note_import(ctx, &module, span, facts);
-                note_package_names(ctx, node, &module, facts);
+                note_import(ctx, &unquote(ctx.text(source)), span, facts);
             }
         }
         _ => {}
@@ -606,6 +604,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             continue;
         }
         let source = child.child_by_field_name("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
+        note_package_names(ctx, child, &source, facts);
         let web = frameworks::WEB_MODULES
             .iter()
             .any(|m| source == *m || source.strip_prefix(m).is_some_and(|rest| rest.starts_with('/')));

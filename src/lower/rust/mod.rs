@@ -707,7 +707,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     // `Box::pin(async move { .. })`, `Arc::new(server)`: a pointer to the value, which
     // is used as the value.
-    if args.len() == 1 && POINTER_WRAPPERS.iter().any(|w| callee == *w || callee.ends_with(&format!("::{w}")))
+    if args.len() == 1
+        && POINTER_WRAPPERS
+            .iter()
+            .any(|w| callee.strip_suffix(w).is_some_and(|path| path.is_empty() || path.ends_with("::")))
     {
         return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
@@ -797,23 +800,22 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // `opt.ok_or_else(|| err)`: `Ok` of what the option holds, `Err` when it
         // holds nothing, so a `?` after it goes on with the value or returns.
         let recv = expr(ctx, value, facts);
-        if !matches!(recv, Expr::Field { .. }) {
-            let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
-            let error = match arguments.as_slice() {
-                [closure] if closure.kind() == "closure_expression" => sub(ctx, *closure, "body", facts),
-                [other] if last == "ok_or" => expr(ctx, *other, facts),
-                _ => Expr::unknown(),
-            };
-            let cond = Expr::IsNull(Box::new(recv.clone()));
-            let err = Expr::Variant { name: "Err".to_string(), inner: Some(Box::new(error)) };
-            let ok = Expr::Variant { name: "Ok".to_string(), inner: Some(Box::new(recv)) };
-            return Expr::If {
-                cond: Box::new(cond),
-                then: vec![Stmt::Yield(err)],
-                otherwise: vec![Stmt::Yield(ok)],
-                span,
-            };
+        // A message field keeps what it is (`req.id.ok_or(..)?`), as other adapters do.
+        if matches!(recv, Expr::Field { .. }) {
+            return recv;
         }
+        // The error: the argument, or the body of the closure that makes it (a closure
+        // is lowered as its body where it is written).
+        let error = args.into_iter().next().unwrap_or_else(Expr::unknown);
+        let cond = Expr::IsNull(Box::new(recv.clone()));
+        let err = Expr::Variant { name: "Err".to_string(), inner: Some(Box::new(error)) };
+        let ok = Expr::Variant { name: "Ok".to_string(), inner: Some(Box::new(recv)) };
+        return Expr::If {
+            cond: Box::new(cond),
+            then: vec![Stmt::Yield(err)],
+            otherwise: vec![Stmt::Yield(ok)],
+            span,
+        };
     }
     if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
         // `handlers.insert("tools/list", on_list)` registers a handler by method name.
