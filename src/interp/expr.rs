@@ -529,7 +529,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                         _ => Value::unknown(),
                     };
                 }
-                "body" => return http.body.clone().unwrap_or(Value::Null),
+                // The content as sent: nothing, or a JSON `null` rendered as text.
+                "body" => {
+                    return match &http.body {
+                        None => Value::Str(String::new()),
+                        Some(Value::Null) => Value::Str("null".to_string()),
+                        Some(other) => other.clone(),
+                    };
+                }
                 _ => {}
             }
         }

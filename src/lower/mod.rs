@@ -745,7 +745,7 @@ pub fn call(
         }
     }
     if HTTP_RESPONSES.contains(&name.as_str()) {
-        return http_response(args, keywords, span);
+        return http_response(&name, args, keywords, span);
     }
     // FastAPI/Starlette `HTTPException(status_code=400, detail=...)`: the answer the
     // framework sends when it is raised (status first, then the detail).
@@ -776,8 +776,13 @@ pub fn call(
     Expr::Call { callee, receiver: receiver.map(Box::new), args: all_args, span }
 }
 
+/// Responses that send their content as it is: `None` is no body (the JSON ones
+/// encode it as `null`).
+const PLAIN_RESPONSES: &[&str] = &["Response", "PlainTextResponse", "HTMLResponse"];
+
 /// `Response(body, status_code=202)` and its relatives.
-fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> Expr {
+fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> Expr {
+    let plain = PLAIN_RESPONSES.contains(&name);
     let mut status = None;
     let mut computed = None;
     let mut body = None;
@@ -793,7 +798,7 @@ fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> 
         }
     }
     if let Some(status) = computed {
-        let null_is_empty = body.is_none();
+        let null_is_empty = body.is_none() || plain;
         let body = body.or_else(|| args.into_iter().next().map(Box::new)).unwrap_or(Box::new(Expr::Null));
         return Expr::HttpWith { status: Box::new(status), body, null_is_empty, span };
     }
@@ -805,6 +810,23 @@ fn http_response(args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> 
         && let Some(Expr::Int(n)) = positional.next()
     {
         status = u16::try_from(n).ok();
+    }
+    // `Response(content=None, status_code=202)`: no body.
+    if plain && matches!(body.as_deref(), Some(Expr::Null)) {
+        body = None;
+    }
+    // `Response(content=resp.body, status_code=202)`: no body when it is `None`.
+    if plain
+        && let (Some(code), Some(b)) = (status, &body)
+        && matches!(**b, Expr::Var(_) | Expr::Field { .. } | Expr::Call { .. })
+    {
+        let body = body.unwrap_or_else(|| Box::new(Expr::Null));
+        return Expr::HttpWith {
+            status: Box::new(Expr::Int(i64::from(code))),
+            body,
+            null_is_empty: true,
+            span,
+        };
     }
     Expr::Http { status, body, span }
 }
