@@ -361,6 +361,13 @@ pub(crate) fn error_code(v: &Value) -> Option<i64> {
             Value::Int(n) => Some(*n),
             _ => None,
         }),
+        // A struct of the code's own (`&Error{Code: code}`): its field as encoded.
+        Value::Instance(_, fields, _) => {
+            fields.iter().find(|(k, _)| k.eq_ignore_ascii_case("code")).and_then(|(_, c)| match c {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+        }
         Value::Unknown(parts) => parts.iter().find_map(error_code),
         _ => None,
     }

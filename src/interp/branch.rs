@@ -1,9 +1,9 @@
 //! Branches: conditions decided by the probe, `match` arms, and what an
 //! undecided condition tells about the values on each side.
 
-use super::{Interp, State, limit};
+use super::{Interp, State, Status, limit};
 use crate::model::{Arm, Block, Expr, Pattern, Span};
-use crate::value::Value;
+use crate::value::{Effect, Value};
 
 impl<'p, 'a> Interp<'p, 'a> {
     pub(super) fn decide(&mut self, st: State, cond: &Expr) -> Vec<(State, Option<bool>, bool, bool, bool)> {
@@ -34,7 +34,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Some(false) => &[false],
                 None => &[true, false],
             };
+            let mut taken: Vec<Vec<(State, Value)>> = Vec::with_capacity(branches.len());
             for &b in branches {
+                let mut outs = Vec::new();
                 let mut s2 = s.clone();
                 if truth.is_some() {
                     s2.saw_message |= id || method;
@@ -57,9 +59,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let block = if b { then } else { otherwise };
                 for mut s3 in self.exec_block(s2, block) {
                     let v = s3.yielded.take().unwrap_or(Value::Null);
-                    out.push((s3, v));
+                    outs.push((s3, v));
                 }
+                taken.push(outs);
             }
+            if truth.is_none() {
+                drop_refusal_of_valid_input(&s, &mut taken);
+            }
+            out.extend(taken.into_iter().flatten());
         }
         out
     }
@@ -349,6 +356,64 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
 
 /// On a path where an undecided condition held (or failed), records what it tells:
 /// a client version tested against a set is checked from then on.
+/// JSON-RPC's codes for a malformed envelope: a parse error and an invalid request.
+const ENVELOPE_ERRORS: &[i64] = &[-32700, -32600];
+
+/// A condition the scan cannot decide, one side of which only refuses the message as
+/// malformed (every path there builds a parse error or an invalid request that was
+/// not there before) while the other goes on: envelope validation. The probes are
+/// well-formed messages, so validation lets them through; the refusal is no witness
+/// of how the server answers them (a known test, such as a missing id, still is, and
+/// so is a refusal built before the condition that only decides whether to send it).
+fn drop_refusal_of_valid_input(before: &State, taken: &mut Vec<Vec<(State, Value)>>) {
+    if taken.len() != 2 {
+        return;
+    }
+    let mut held = Vec::new();
+    for v in before.env.values().chain(before.yielded.iter()) {
+        v.replies(&mut held);
+    }
+    let refuses: Vec<bool> = taken
+        .iter()
+        .map(|outs| !outs.is_empty() && outs.iter().all(|(st, v)| refuses_envelope(before, &held, st, v)))
+        .collect();
+    if refuses[0] != refuses[1] {
+        let drop = usize::from(refuses[1]);
+        if !taken[1 - drop].is_empty() {
+            taken.remove(drop);
+        }
+    }
+}
+
+/// Whether a path, from `before` on, built a reply with an envelope error code that
+/// `before` did not hold: written out, returned, raised, yielded, or stored in a
+/// variable it changed.
+fn refuses_envelope(
+    before: &State,
+    held: &[std::rc::Rc<crate::value::Reply>],
+    after: &State,
+    yielded: &Value,
+) -> bool {
+    let envelope_error = |v: &Value| {
+        let mut replies = Vec::new();
+        v.replies(&mut replies);
+        replies.iter().any(|r| {
+            matches!(r.error, Some(Some(code)) if ENVELOPE_ERRORS.contains(&code))
+                && !held.iter().any(|h| h.span == r.span && h.error == r.error)
+        })
+    };
+    let emitted = after.effects.iter().skip(before.effects.len()).any(|e| match e {
+        Effect::Emit { value, .. } => envelope_error(value),
+        _ => false,
+    });
+    let ended = match &after.status {
+        Status::Returned(v) | Status::Raised(v) => envelope_error(v),
+        _ => false,
+    };
+    let stored = after.env.iter().any(|(k, v)| before.env.get(k) != Some(v) && envelope_error(v));
+    emitted || ended || envelope_error(yielded) || stored
+}
+
 fn refine(st: &mut State, cond: &Expr, holds: bool) {
     match cond {
         Expr::Not(inner) => refine(st, inner, !holds),

@@ -1627,6 +1627,15 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
+        (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
+        (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),
+        (crate::lower::CONCAT, [Value::Array(head), Value::Array(tail)]) => {
+            Some(Value::Array(Rc::new(head.iter().chain(tail.iter()).cloned().collect())))
+        }
+        // Lists not known item by item: unknown, holding what either carries.
+        (crate::lower::CONCAT, [head, tail]) => Some(Value::Unknown(Rc::new(
+            [head, tail].into_iter().filter(|v| v.interesting()).cloned().collect(),
+        ))),
         _ => None,
     }
 }

@@ -531,6 +531,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             .collect();
         outcomes.sort();
         outcomes.dedup();
+        let mut outcomes = join_verdicts(outcomes);
         if self.anchors.contains(&id) {
             let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
             for o in outcomes.iter_mut().filter(|o| !o.saw_message) {
@@ -770,6 +771,38 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
         Some((base, rest)) if !rest.contains('.') => (base, vec![rest.to_string()]),
         _ => (target, Vec::new()),
     }
+}
+
+/// A predicate whose answer rests on something the scan cannot decide (`return
+/// len(raw) > 0 && raw[0] == '{'` over bytes it cannot read) returns `true` on some
+/// paths and `false` or unknown on others that did the same things: to its caller the
+/// answer is unknown, not two known answers to choose from. Outcomes that differ only
+/// in such a boolean are one outcome with an unknown value.
+fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
+    let verdict =
+        |v: &Value| matches!(v, Value::Bool(_)) || matches!(v, Value::Unknown(parts) if parts.is_empty());
+    if outcomes.len() < 2 || outcomes.iter().filter(|o| verdict(&o.value)).count() < 2 {
+        return outcomes;
+    }
+    let same_course = |a: &Outcome, b: &Outcome| {
+        a.raised == b.raised
+            && a.effects == b.effects
+            && a.id_check == b.id_check
+            && a.method_branch == b.method_branch
+            && a.prefix_check == b.prefix_check
+            && a.saw_message == b.saw_message
+            && a.route == b.route
+            && a.this == b.this
+    };
+    let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        match out.iter_mut().find(|k| verdict(&k.value) && verdict(&o.value) && same_course(k, &o)) {
+            Some(kept) if kept.value != o.value => kept.value = Value::unknown(),
+            Some(_) => {}
+            None => out.push(o),
+        }
+    }
+    out
 }
 
 /// Keeps the paths of a block few: duplicates go, paths that did the same things

@@ -33,6 +33,9 @@ pub const SUPER_CALL: &str = "super.";
 
 /// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
 pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
+/// A built-in: the list of its first argument's items followed by its second's
+/// (Go's `append(xs, ys...)`).
+pub const CONCAT: &str = "mcp-conform/concat";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 

@@ -201,6 +201,12 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
     }
 }
 
+/// Go's number types: their zero value is 0, and a conversion to one keeps the number.
+const NUMBER_TYPES: &[&str] = &[
+    "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32",
+    "float64", "byte", "rune",
+];
+
 /// The zero value of a Go type: nil for pointers, interfaces, maps, slices, funcs
 /// and channels; "" and 0 and false for the basic types; unknown for structs.
 fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
@@ -212,8 +218,7 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
             "any" | "error" => Expr::Null,
             "string" => Expr::Str(String::new()),
             "bool" => Expr::Bool(false),
-            "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32"
-            | "uint64" | "float32" | "float64" | "byte" | "rune" => Expr::Int(0),
+            t if NUMBER_TYPES.contains(&t) => Expr::Int(0),
             _ => Expr::unknown(),
         },
         "qualified_type" if ctx.text(ty) == "json.RawMessage" => Expr::Null,
@@ -822,6 +827,22 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::unknown();
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
+    // `append(xs, ys...)` appends the items of `ys`, not `ys` itself.
+    if callee == "append"
+        && let ([_, spread], [list, items]) = (arg_nodes.as_slice(), args.as_slice())
+        && spread.kind() == "variadic_argument"
+    {
+        return Expr::Call {
+            callee: super::CONCAT.to_string(),
+            receiver: None,
+            args: vec![list.clone(), items.clone()],
+            span,
+        };
+    }
+    // A conversion between number types (`int(CodeInvalidRequest)`) keeps the value.
+    if func.kind() == "identifier" && NUMBER_TYPES.contains(&callee.as_str()) && args.len() == 1 {
+        return args.into_iter().next().expect("one argument");
+    }
     let operand =
         (func.kind() == "selector_expression").then(|| func.child_by_field_name("operand")).flatten();
     let operand_text = operand.map(|o| ctx.text(o)).unwrap_or("");
