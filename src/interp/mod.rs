@@ -777,11 +777,10 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
 /// len(raw) > 0 && raw[0] == '{'` over bytes it cannot read) returns `true` on some
 /// paths and `false` or unknown on others that did the same things: to its caller the
 /// answer is unknown, not two known answers to choose from. Outcomes that differ only
-/// in such a boolean are one outcome with an unknown value.
+/// in such plain values (booleans, numbers, strings, nothing, or a tuple of them, as
+/// Go's `(id, ok, valid)`) are one outcome whose differing values are unknown.
 fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
-    let verdict =
-        |v: &Value| matches!(v, Value::Bool(_)) || matches!(v, Value::Unknown(parts) if parts.is_empty());
-    if outcomes.len() < 2 || outcomes.iter().filter(|o| verdict(&o.value)).count() < 2 {
+    if outcomes.len() < 2 || outcomes.iter().filter(|o| plain(&o.value)).count() < 2 {
         return outcomes;
     }
     let same_course = |a: &Outcome, b: &Outcome| {
@@ -796,13 +795,37 @@ fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
     };
     let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
     for o in outcomes {
-        match out.iter_mut().find(|k| verdict(&k.value) && verdict(&o.value) && same_course(k, &o)) {
-            Some(kept) if kept.value != o.value => kept.value = Value::unknown(),
+        match out.iter_mut().find(|k| plain(&k.value) && plain(&o.value) && same_course(k, &o)) {
+            Some(kept) if kept.value != o.value => kept.value = join_plain(&kept.value, &o.value),
             Some(_) => {}
             None => out.push(o),
         }
     }
     out
+}
+
+/// A value made only of booleans, numbers, strings, nothing and unknowns that carry
+/// nothing, or a tuple of those: what a predicate or a validator returns.
+fn plain(v: &Value) -> bool {
+    match v {
+        Value::Bool(_) | Value::Int(_) | Value::Str(_) | Value::Null => true,
+        Value::Unknown(parts) => parts.is_empty(),
+        Value::Array(items) => {
+            items.len() <= 8 && items.iter().all(|i| !matches!(i, Value::Array(_)) && plain(i))
+        }
+        _ => false,
+    }
+}
+
+/// Two plain values as one: equal members stay, others are unknown (a tuple member by member).
+fn join_plain(a: &Value, b: &Value) -> Value {
+    match (a, b) {
+        _ if a == b => a.clone(),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            Value::Array(std::rc::Rc::new(x.iter().zip(y.iter()).map(|(p, q)| join_plain(p, q)).collect()))
+        }
+        _ => Value::unknown(),
+    }
 }
 
 /// Keeps the paths of a block few: duplicates go, paths that did the same things

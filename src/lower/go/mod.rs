@@ -829,13 +829,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
     // `append(xs, ys...)` appends the items of `ys`, not `ys` itself.
     if callee == "append"
-        && let ([_, spread], [list, items]) = (arg_nodes.as_slice(), args.as_slice())
+        && let ([_, spread], [list, _]) = (arg_nodes.as_slice(), args.as_slice())
         && spread.kind() == "variadic_argument"
     {
+        let items = spread.named_child(0).map(|inner| expr(ctx, inner, facts)).unwrap_or_else(Expr::unknown);
         return Expr::Call {
             callee: super::CONCAT.to_string(),
             receiver: None,
-            args: vec![list.clone(), items.clone()],
+            args: vec![list.clone(), items],
             span,
         };
     }
@@ -951,6 +952,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `json.NewDecoder(r.Body).Decode(&req)`: no error on a well-formed message.
     if last == "Decode" && operand_text.contains("NewDecoder") {
         return decode_into(args, arg_nodes.first().map(|n| ctx.text(*n)), span);
+    }
+    // `dec.Decode(&v)` on a decoder made elsewhere (over bytes the scan cannot read):
+    // `v` holds what was decoded, which is unknown, and so is the error.
+    if matches!(last.as_str(), "Decode" | "Unmarshal")
+        && let [target] = arg_nodes.as_slice()
+        && let Some(name) = ctx.text(*target).strip_prefix('&')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+    {
+        let value = Expr::opaque(args);
+        return Expr::Block(vec![
+            Stmt::Assign { target: name.to_string(), value, span },
+            Stmt::Yield(Expr::unknown()),
+        ]);
     }
     // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request.
     if RESPONSE_WRITERS.contains(&operand_text) || ctx.http_writers.iter().any(|w| w == operand_text) {
