@@ -1161,6 +1161,12 @@ fn http_answer(
         (chained_status.or_else(|| args.get(1).cloned()), args.first().cloned())
     } else if frameworks::STATUS_SENDERS.contains(&last) {
         (args.first().cloned(), None)
+    } else if frameworks::STATUS_SETTERS.contains(&last)
+        && func.parent().and_then(|call| call.parent()).is_none_or(|p| p.kind() != "member_expression")
+    {
+        // A status set alone (`reply.code(202)` before the handler returns nothing,
+        // `res.status(202)` before `res.end()`): the answer's status, its body to come.
+        (args.first().cloned(), None)
     } else {
         return None;
     };
