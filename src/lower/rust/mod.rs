@@ -471,13 +471,37 @@ fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let Some(cond) = node.child_by_field_name("condition") else {
         return Expr::unknown();
     };
+    // `if let A = a && b && let C = c { .. }` (a let chain): each condition in turn,
+    // the next one tested only when this one holds, with the bindings made so far.
+    let conditions = if cond.kind() == "let_chain" { children(cond) } else { vec![cond] };
+    chained_if(ctx, &conditions, then, otherwise, span, facts)
+}
+
+/// `if` over conditions that must all hold in order: `let` patterns (two-arm matches
+/// that bind) and plain tests, nested so that each sees what the ones before bound.
+fn chained_if(
+    ctx: &mut Ctx,
+    conditions: &[Node],
+    then: Block,
+    otherwise: Block,
+    span: Span,
+    facts: &mut FileFacts,
+) -> Expr {
+    let Some((cond, rest)) = conditions.split_first() else {
+        return Expr::Block(then);
+    };
+    let then = if rest.is_empty() {
+        then
+    } else {
+        vec![Stmt::Yield(chained_if(ctx, rest, then, otherwise.clone(), span, facts))]
+    };
     if cond.kind() == "let_condition" {
         // `if let PAT = value { then } else { otherwise }` is a two-arm match.
-        let subject = sub(ctx, cond, "value", facts);
+        let subject = sub(ctx, *cond, "value", facts);
         let pat = cond.child_by_field_name("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
         return two_arm_match(subject, pat, then, otherwise, span);
     }
-    let cond = expr(ctx, cond, facts);
+    let cond = expr(ctx, *cond, facts);
     Expr::If { cond: Box::new(cond), then, otherwise, span }
 }
 
