@@ -793,6 +793,10 @@ fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, spa
         match k.as_str() {
             "status_code" | "status" => match v {
                 Expr::Int(n) => status = u16::try_from(n).ok(),
+                // `status_code=status.HTTP_204_NO_CONTENT`, `HTTPStatus.ACCEPTED`: a named status.
+                Expr::Var(name) if name.contains('.') && status_by_name(&name).is_some() => {
+                    status = status_by_name(&name)
+                }
                 // `status_code=status_code`: computed, for the interpreter to tell.
                 other => computed = Some(other),
             },
@@ -809,10 +813,12 @@ fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, spa
     if body.is_none() {
         body = positional.next().map(Box::new);
     }
-    if status.is_none()
-        && let Some(Expr::Int(n)) = positional.next()
-    {
-        status = u16::try_from(n).ok();
+    if status.is_none() {
+        status = match positional.next() {
+            Some(Expr::Int(n)) => u16::try_from(n).ok(),
+            Some(Expr::Var(name)) if name.contains('.') => status_by_name(&name),
+            _ => None,
+        };
     }
     // `Response(content=None, status_code=202)`: no body.
     if plain && matches!(body.as_deref(), Some(Expr::Null)) {
@@ -837,6 +843,14 @@ fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, spa
 /// HTTP status constants by name (`StatusCode::ACCEPTED`, `http.StatusAccepted`).
 pub fn status_by_name(name: &str) -> Option<u16> {
     let n = last_segment(name).to_ascii_uppercase().replace('_', "");
+    // Names that carry their code: Starlette/FastAPI and Django REST framework's
+    // `status.HTTP_202_ACCEPTED`, `HTTP_204_NO_CONTENT`.
+    if let Some(code) =
+        n.strip_prefix("HTTP").and_then(|rest| rest.get(..3)).and_then(|d| d.parse::<u16>().ok())
+        && (100..600).contains(&code)
+    {
+        return Some(code);
+    }
     let n = n.trim_start_matches("STATUS");
     Some(match n {
         "OK" => 200,
