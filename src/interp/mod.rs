@@ -795,9 +795,13 @@ fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
     };
     let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
     for o in outcomes {
-        match out.iter_mut().find(|k| plain(&k.value) && plain(&o.value) && same_course(k, &o)) {
-            Some(kept) if kept.value != o.value => kept.value = join_plain(&kept.value, &o.value),
-            Some(_) => {}
+        let joined = out.iter_mut().find_map(|k| {
+            (plain(&k.value) && plain(&o.value) && same_course(k, &o))
+                .then(|| join_plain(&k.value, &o.value).map(|v| (k, v)))
+                .flatten()
+        });
+        match joined {
+            Some((kept, value)) => kept.value = value,
             None => out.push(o),
         }
     }
@@ -817,14 +821,22 @@ fn plain(v: &Value) -> bool {
     }
 }
 
-/// Two plain values as one: equal members stay, others are unknown (a tuple member by member).
-fn join_plain(a: &Value, b: &Value) -> Value {
+/// Two plain values as one: equal members stay, differing answers (booleans,
+/// nothing, unknown) are unknown, a tuple member by member. Differing numbers or
+/// strings are not joined: they are different results (400 and 500 are both
+/// error statuses, which an unknown would not say).
+fn join_plain(a: &Value, b: &Value) -> Option<Value> {
+    let answer = |v: &Value| {
+        matches!(v, Value::Bool(_) | Value::Null) || matches!(v, Value::Unknown(p) if p.is_empty())
+    };
     match (a, b) {
-        _ if a == b => a.clone(),
+        _ if a == b => Some(a.clone()),
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            Value::Array(std::rc::Rc::new(x.iter().zip(y.iter()).map(|(p, q)| join_plain(p, q)).collect()))
+            let members: Option<Vec<Value>> = x.iter().zip(y.iter()).map(|(p, q)| join_plain(p, q)).collect();
+            members.map(|m| Value::Array(std::rc::Rc::new(m)))
         }
-        _ => Value::unknown(),
+        _ if answer(a) && answer(b) => Some(Value::unknown()),
+        _ => None,
     }
 }
 
