@@ -213,7 +213,22 @@ fn run(cli: Cli) -> Result<bool, String> {
     }
 }
 
+/// mimalloc's options, by their index in its `mi_option_e` (the same in its v2 and v3).
+const MI_OPTION_ARENA_EAGER_COMMIT: i32 = 4;
+const MI_OPTION_ALLOW_LARGE_OS_PAGES: i32 = 6;
+const MI_OPTION_PURGE_DELAY: i32 = 15;
+
 fn main() -> ExitCode {
+    // Memory is committed as it is used and given back as soon as it is freed: the
+    // peak stays that of the system allocator (the scan's memory comes and goes per
+    // file and per server), at no measured cost in speed.
+    // SAFETY: setting an option only changes later allocation policy; no allocation
+    // is in flight on another thread this early.
+    unsafe {
+        libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0);
+        libmimalloc_sys::mi_option_set(MI_OPTION_ALLOW_LARGE_OS_PAGES, 0);
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(false) => ExitCode::SUCCESS,
