@@ -463,6 +463,15 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some(v) = st.env.get(name) {
             return v.clone();
         }
+        // PHP `InitializeHandler::class` (lowered as `InitializeHandler.class`): the
+        // class's name, as a string.
+        if let Some(class) = name.strip_suffix("::class").or_else(|| name.strip_suffix(".class"))
+            && !class.is_empty()
+            && !matches!(class, "self" | "static" | "parent")
+            && self.prog.file_of(self.here()).language == crate::model::Language::Php
+        {
+            return Value::Str(class.trim_start_matches('\\').to_string());
+        }
         // `replies.length` of a list the path knows.
         if let Some(base) = name.strip_suffix(".length")
             && let Some(Value::Array(items)) = st.env.get(base)
@@ -554,6 +563,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vals.into_iter().next().unwrap_or_else(Value::unknown)
             } else {
                 join(&vals)
+            };
+            self.globals_cache.insert(key, v.clone());
+            return v;
+        }
+        // `self::HANDLERS`, `Registry::MAP`: a class constant holding a table.
+        if name.contains("::")
+            && let Some(table) = self.prog.constant_table(name, self.here())
+        {
+            self.globals_cache.insert(key.clone(), Value::unknown());
+            let mut results = self.eval(State::new(BTreeMap::new()), table);
+            let v = match results.len() {
+                1 => results.pop().map(|(_, v)| v).unwrap_or_else(Value::unknown),
+                _ => Value::unknown(),
             };
             self.globals_cache.insert(key, v.clone());
             return v;
@@ -1025,7 +1047,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.call_on_field(s, id, bound, span));
                 continue;
             }
+            // `$this->result()` in a base class's method, on an instance of a subclass:
+            // the subclass's override (the base may only declare it, abstract).
+            let overridden = match (callee.split_once('.'), s.env.get("self")) {
+                (Some(("self" | "this", name)), Some(Value::Instance(class, ..))) if !name.contains('.') => {
+                    self.prog.method(class, name, self.here())
+                }
+                _ => None,
+            };
             let target = match (callee, &recv) {
+                _ if overridden.is_some() => overridden,
                 ("()", Some(Value::Func(id))) => Some(*id),
                 ("()", _) => None,
                 _ => match s.env.get(callee) {
@@ -1058,6 +1089,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
             {
                 out.push((s, Value::Object(Rc::new(vec![("code".to_string(), Value::Int(code))]))));
+                continue;
+            }
+            // `new $class(...)`: the class the value names, when it is one of the code's own.
+            if callee == crate::lower::NEW_DYNAMIC {
+                let class = match vals.first() {
+                    Some(Value::Str(name)) => self.prog.class(name, self.here()),
+                    _ => None,
+                };
+                match class {
+                    Some(class) => {
+                        let args: Vec<Value> = vals[1..].to_vec();
+                        let names = vec![None; args.len()];
+                        out.extend(self.construct(s, class, args, &names, span));
+                    }
+                    None => out.push((s, Value::unknown())),
+                }
                 continue;
             }
             if callee == crate::lower::NEW_OBJECT

@@ -26,6 +26,9 @@ pub const DECODE_AS: &str = "mcp-conform/decode-as";
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
+/// A built-in: an instance of the class its first argument names, built with the
+/// other arguments (PHP `new $class(...)`, the class from a table of handlers).
+pub const NEW_DYNAMIC: &str = "mcp-conform/new-dynamic";
 
 /// The prefix of a call to the base class's method from an override (`super().m()`,
 /// `super.m()`, `parent::m()`): `super.m`.

@@ -868,6 +868,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         ("array_key_exists" | "property_exists", Some(Expr::Str(key)), Some(obj)) => {
             Expr::HasKey { object: Box::new(obj), key }
         }
+        // `array_key_exists($method, self::HANDLERS)`: a computed key looked up in a table.
+        ("array_key_exists", Some(key), Some(table)) => {
+            Expr::Member { item: Box::new(key), collection: Box::new(table) }
+        }
         ("str_starts_with", Some(text), Some(Expr::Str(prefix))) => {
             Expr::StartsWith { text: Box::new(text), prefix }
         }
@@ -961,6 +965,16 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .into_iter()
         .map(|a| a.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
         .collect();
+    // `new $handler($session, $request)`: the class a variable names (taken from a
+    // table of handler classes, `Handlers::MAP[$method]`), decided when it runs.
+    if let Some(target) =
+        children(node).first().filter(|c| c.kind() != "name" && c.kind() != "qualified_name")
+        && matches!(target.kind(), "variable_name" | "subscript_expression" | "member_access_expression")
+    {
+        let mut all = vec![expr(ctx, *target, facts)];
+        all.extend(args);
+        return Expr::Call { callee: super::NEW_DYNAMIC.into(), receiver: None, args: all, span };
+    }
     match super::last_segment(&class.replace('\\', ".")) {
         "stdClass" => Expr::Object { entries: Vec::new(), span },
         // WordPress core's serve path sends no body for a null response (since 4.8.1).
