@@ -4,24 +4,46 @@
 //! can tell. They are joined into one path whose variables hold what either
 //! held, instead of being followed separately until a limit drops some of them.
 
-use super::{State, Status};
-use crate::value::{Value, join};
+use super::{Outcome, State, Status};
+use crate::model::Span;
+use crate::value::{Effect, Value, join};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Paths are joined once a block holds more than this many.
 pub(super) const JOIN_AT: usize = 8;
+
+/// What a path did and decided on the message, as joins compare paths and outcomes:
+/// its effects, its last id, method and prefix tests, whether it looked at the
+/// message, and its route.
+type Decisions<'a> = (&'a [Effect], Option<Span>, Option<Span>, Option<Span>, bool, &'a [(Span, bool)]);
+
+trait Decided {
+    fn decisions(&self) -> Decisions<'_>;
+}
+
+impl Decided for State {
+    fn decisions(&self) -> Decisions<'_> {
+        (&self.effects, self.id_check, self.method_branch, self.prefix_check, self.saw_message, &self.route)
+    }
+}
+
+impl Decided for Outcome {
+    fn decisions(&self) -> Decisions<'_> {
+        (&self.effects, self.id_check, self.method_branch, self.prefix_check, self.saw_message, &self.route)
+    }
+}
+
+fn decisions<T: Decided>(x: &T) -> Decisions<'_> {
+    x.decisions()
+}
 
 /// Whether two paths may be joined: everything but their variables agrees.
 fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
         && a.yielded.is_some() == b.yielded.is_some()
-        && a.effects == b.effects
-        && a.id_check == b.id_check
-        && a.method_branch == b.method_branch
-        && a.prefix_check == b.prefix_check
-        && a.saw_message == b.saw_message
-        && a.route == b.route
         && a.version_checked == b.version_checked
+        && decisions(a) == decisions(b)
 }
 
 /// Like [`same_course`], but paths that have ended are joined only when they ended
@@ -128,6 +150,65 @@ fn merge(mut group: Vec<State>) -> State {
     first.yielded = yielded;
     first.status = status;
     first
+}
+
+/// A predicate whose answer rests on something the scan cannot decide (`return
+/// len(raw) > 0 && raw[0] == '{'` over bytes it cannot read) returns `true` on some
+/// paths and `false` or unknown on others that did the same things: to its caller the
+/// answer is unknown, not two known answers to choose from. Outcomes that differ only
+/// in such plain values (booleans, numbers, strings, nothing, or a tuple of them, as
+/// Go's `(id, ok, valid)`) are one outcome whose differing values are unknown.
+pub(super) fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
+    if outcomes.len() < 2 || outcomes.iter().filter(|o| plain(&o.value)).count() < 2 {
+        return outcomes;
+    }
+    let same_course =
+        |a: &Outcome, b: &Outcome| a.raised == b.raised && a.this == b.this && decisions(a) == decisions(b);
+    let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        let joined = out.iter_mut().find_map(|k| {
+            (plain(&k.value) && plain(&o.value) && same_course(k, &o))
+                .then(|| join_plain(&k.value, &o.value).map(|v| (k, v)))
+                .flatten()
+        });
+        match joined {
+            Some((kept, value)) => kept.value = value,
+            None => out.push(o),
+        }
+    }
+    out
+}
+
+/// A value made only of booleans, numbers, strings, nothing and unknowns that carry
+/// nothing, or a tuple of those: what a predicate or a validator returns.
+fn plain(v: &Value) -> bool {
+    match v {
+        Value::Bool(_) | Value::Int(_) | Value::Str(_) | Value::Null => true,
+        Value::Unknown(parts) => parts.is_empty(),
+        Value::Array(items) => {
+            items.len() <= 8 && items.iter().all(|i| !matches!(i, Value::Array(_)) && plain(i))
+        }
+        _ => false,
+    }
+}
+
+/// Two plain values as one: equal members stay, differing answers (booleans,
+/// nothing, unknown) are unknown, a tuple member by member. Differing numbers or
+/// strings are not joined: they are different results (400 and 500 are both
+/// error statuses, which an unknown would not say).
+fn join_plain(a: &Value, b: &Value) -> Option<Value> {
+    let answer = |v: &Value| {
+        matches!(v, Value::Bool(_) | Value::Null) || matches!(v, Value::Unknown(p) if p.is_empty())
+    };
+    match (a, b) {
+        _ if a == b => Some(a.clone()),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            let members: Option<Vec<Value>> = x.iter().zip(y.iter()).map(|(p, q)| join_plain(p, q)).collect();
+            members.map(|m| Value::Array(Rc::new(m)))
+        }
+        _ if answer(a) && answer(b) => Some(Value::unknown()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

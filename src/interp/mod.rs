@@ -531,7 +531,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             .collect();
         outcomes.sort();
         outcomes.dedup();
-        let mut outcomes = join_verdicts(outcomes);
+        let mut outcomes = join::join_verdicts(outcomes);
         if self.anchors.contains(&id) {
             let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
             for o in outcomes.iter_mut().filter(|o| !o.saw_message) {
@@ -770,73 +770,6 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
     match target.split_once('.') {
         Some((base, rest)) if !rest.contains('.') => (base, vec![rest.to_string()]),
         _ => (target, Vec::new()),
-    }
-}
-
-/// A predicate whose answer rests on something the scan cannot decide (`return
-/// len(raw) > 0 && raw[0] == '{'` over bytes it cannot read) returns `true` on some
-/// paths and `false` or unknown on others that did the same things: to its caller the
-/// answer is unknown, not two known answers to choose from. Outcomes that differ only
-/// in such plain values (booleans, numbers, strings, nothing, or a tuple of them, as
-/// Go's `(id, ok, valid)`) are one outcome whose differing values are unknown.
-fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
-    if outcomes.len() < 2 || outcomes.iter().filter(|o| plain(&o.value)).count() < 2 {
-        return outcomes;
-    }
-    let same_course = |a: &Outcome, b: &Outcome| {
-        a.raised == b.raised
-            && a.effects == b.effects
-            && a.id_check == b.id_check
-            && a.method_branch == b.method_branch
-            && a.prefix_check == b.prefix_check
-            && a.saw_message == b.saw_message
-            && a.route == b.route
-            && a.this == b.this
-    };
-    let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
-    for o in outcomes {
-        let joined = out.iter_mut().find_map(|k| {
-            (plain(&k.value) && plain(&o.value) && same_course(k, &o))
-                .then(|| join_plain(&k.value, &o.value).map(|v| (k, v)))
-                .flatten()
-        });
-        match joined {
-            Some((kept, value)) => kept.value = value,
-            None => out.push(o),
-        }
-    }
-    out
-}
-
-/// A value made only of booleans, numbers, strings, nothing and unknowns that carry
-/// nothing, or a tuple of those: what a predicate or a validator returns.
-fn plain(v: &Value) -> bool {
-    match v {
-        Value::Bool(_) | Value::Int(_) | Value::Str(_) | Value::Null => true,
-        Value::Unknown(parts) => parts.is_empty(),
-        Value::Array(items) => {
-            items.len() <= 8 && items.iter().all(|i| !matches!(i, Value::Array(_)) && plain(i))
-        }
-        _ => false,
-    }
-}
-
-/// Two plain values as one: equal members stay, differing answers (booleans,
-/// nothing, unknown) are unknown, a tuple member by member. Differing numbers or
-/// strings are not joined: they are different results (400 and 500 are both
-/// error statuses, which an unknown would not say).
-fn join_plain(a: &Value, b: &Value) -> Option<Value> {
-    let answer = |v: &Value| {
-        matches!(v, Value::Bool(_) | Value::Null) || matches!(v, Value::Unknown(p) if p.is_empty())
-    };
-    match (a, b) {
-        _ if a == b => Some(a.clone()),
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            let members: Option<Vec<Value>> = x.iter().zip(y.iter()).map(|(p, q)| join_plain(p, q)).collect();
-            members.map(|m| Value::Array(std::rc::Rc::new(m)))
-        }
-        _ if answer(a) && answer(b) => Some(Value::unknown()),
-        _ => None,
     }
 }
 
