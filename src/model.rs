@@ -335,6 +335,9 @@ pub struct Function {
     pub params: Vec<String>,
     /// Parameters with a default value, and the value: what an argument left out binds.
     pub defaults: Vec<(String, Expr)>,
+    /// Parameters declared with a type that excludes null (PHP `string $id`): a call
+    /// that passes null to one raises a TypeError instead of running the body.
+    pub non_null: Vec<String>,
     pub body: Block,
     pub span: Span,
     /// Registered as an HTTP route handler (decorator, router call, signature).

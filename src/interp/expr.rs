@@ -1141,6 +1141,27 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, v));
                 continue;
             }
+            // PHP `array_merge($base, $attributes)` of maps: their members, the later ones
+            // winning; what they make together may be a reply (`jsonrpc`, `id`, `result`).
+            if callee == "array_merge"
+                && vals.len() >= 2
+                && vals.iter().all(|v| matches!(v, Value::Object(_)))
+            {
+                let mut merged: Vec<(String, Value)> = Vec::new();
+                for entries in vals.iter().filter_map(|v| match v {
+                    Value::Object(entries) => Some(entries),
+                    _ => None,
+                }) {
+                    for (k, e) in entries.iter() {
+                        match merged.iter_mut().find(|(mk, _)| mk == k) {
+                            Some((_, slot)) => *slot = e.clone(),
+                            None => merged.push((k.clone(), e.clone())),
+                        }
+                    }
+                }
+                out.push((s, crate::value::promote(Value::Object(Rc::new(merged)), span)));
+                continue;
+            }
             // `Request.model_validate(msg)`, `RequestSchema.parse(msg)`: the message read
             // into a model by a library (a well-formed probe validates): the message.
             if MODEL_READERS.contains(&name) && vals.iter().any(|v| matches!(v, Value::Message)) {

@@ -493,6 +493,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         for (i, p) in f.params.iter().enumerate() {
             env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
         }
+        // Null passed where the declared type excludes it (PHP `setId(string $id)` given
+        // a notification's missing id): a TypeError, raised before the body runs.
+        let type_error = f.non_null.iter().any(|p| matches!(env.get(p), Some(Value::Null | Value::NoId)));
         // A method called on an instance gets it as its last argument: `self`/`this`.
         let has_self = key.1.len() == f.params.len() + 1 && matches!(key.1.last(), Some(Value::Instance(..)));
         if has_self && let Some(this) = key.1.last() {
@@ -506,7 +509,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             env.insert("self".to_string(), Value::Message);
         }
-        let finals = self.exec_block(State::new(env), &f.body);
+        let finals = if type_error {
+            let mut raised = State::new(env);
+            raised.status = Status::Raised(Value::unknown());
+            vec![raised]
+        } else {
+            self.exec_block(State::new(env), &f.body)
+        };
         let mut outcomes: Vec<Outcome> = finals
             .into_iter()
             .map(|st| {

@@ -128,6 +128,7 @@ impl<'a> Ctx<'a> {
             owner: None,
             params,
             defaults: Vec::new(),
+            non_null: Vec::new(),
             body: vec![crate::model::Stmt::Return { value: Some(body), span }],
             span,
             http_route: false,
@@ -190,11 +191,12 @@ impl<'a> Ctx<'a> {
 pub struct Params {
     pub names: Vec<String>,
     pub defaults: Vec<(String, Expr)>,
+    pub non_null: Vec<String>,
 }
 
 impl From<Vec<String>> for Params {
     fn from(names: Vec<String>) -> Self {
-        Params { names, defaults: Vec::new() }
+        Params { names, defaults: Vec::new(), non_null: Vec::new() }
     }
 }
 
@@ -235,6 +237,7 @@ pub fn push_function(
         owner: owner.map(str::to_string),
         params: params.names,
         defaults: params.defaults,
+        non_null: params.non_null,
         body,
         span: ctx.span(node),
         http_route: http == Http::Route,
@@ -261,6 +264,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         owner: None,
         params: Vec::new(),
         defaults: Vec::new(),
+        non_null: Vec::new(),
         body,
         span: ctx.span(root),
         http_route,

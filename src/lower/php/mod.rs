@@ -174,7 +174,16 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 facts.sdk_imports.push(SdkImport { sdk, span });
             }
             let path = text.trim_start_matches('\\');
-            facts.imports.extend(super::import_hint(Language::Php, path));
+            let hint = super::import_hint(Language::Php, path);
+            // PSR-4 roots are most often a vendor and a package (`Vendor\Package\` =>
+            // `src/`): the rest after both is the end of the class's path too.
+            let deeper = hint
+                .as_deref()
+                .and_then(|h| h.split_once('/'))
+                .map(|(_, rest)| rest.to_string())
+                .filter(|rest| rest.contains('/'));
+            facts.imports.extend(hint);
+            facts.imports.extend(deeper);
             let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
             if frameworks::REQUEST_IMPORTS.iter().any(|i| path.starts_with(i)) {
                 ctx.request_types.push(local.to_string());
@@ -241,6 +250,17 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     }
 }
 
+/// Whether a parameter's declared type excludes null (`string $id`, `Request $r`):
+/// not nullable (`?string`), not a union with `null`, not `mixed`, and not variadic.
+fn excludes_null(ctx: &Ctx, param: Node) -> bool {
+    if param.kind() != "simple_parameter" {
+        return false;
+    }
+    let Some(ty) = param.child_by_field_name("type") else { return false };
+    let text = ctx.text(ty).to_ascii_lowercase();
+    !(text.starts_with('?') || text.contains("null") || text.contains("mixed") || text.contains('|'))
+}
+
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let mut params = super::Params::default();
     let mut http_route = mounted_by_attribute(ctx, node);
@@ -252,6 +272,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
         if let Some(default) = p.child_by_field_name("default_value") {
             params.defaults.push((name.clone(), expr(ctx, default, facts)));
+        } else if excludes_null(ctx, p) {
+            params.non_null.push(name.clone());
         }
         params.names.push(name);
     }
@@ -926,6 +948,18 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }
         }
         ("error_log", _, _) => Expr::unknown(),
+        // `file_put_contents('php://stdout', $json)`: written to standard output
+        // (`php://output` in a web request); any other path is a file.
+        ("file_put_contents", Some(Expr::Str(path)), _)
+            if matches!(path.as_str(), "php://stdout" | "php://output") =>
+        {
+            Expr::Call {
+                callee: super::EMIT.into(),
+                receiver: None,
+                args: args.into_iter().skip(1).collect(),
+                span,
+            }
+        }
         _ => call(name, None, args, Vec::new(), span),
     }
 }
