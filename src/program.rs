@@ -877,12 +877,6 @@ impl<'a> Program<'a> {
         self.constant_where(name, from, |e| matches!(e, Expr::Str(_) | Expr::Int(_)))
     }
 
-    /// A class or module constant that holds a literal table (`self::HANDLERS`,
-    /// `Handlers::MAP`: `['ping' => PingHandler::class]`), found as [`Program::constant`] finds literals.
-    pub fn constant_table(&self, name: &str, from: FnId) -> Option<&'a Expr> {
-        self.constant_where(name, from, |e| matches!(e, Expr::Object { .. } | Expr::Array { .. }))
-    }
-
     fn constant_where(&self, name: &str, from: FnId, keep: fn(&Expr) -> bool) -> Option<&'a Expr> {
         let literal = |e: &'a Expr| keep(e).then_some(e);
         if let Some(e) = self.global(name, from) {

@@ -463,15 +463,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some(v) = st.env.get(name) {
             return v.clone();
         }
-        // PHP `InitializeHandler::class` (lowered as `InitializeHandler.class`): the
-        // class's name, as a string.
-        if let Some(class) = name.strip_suffix("::class").or_else(|| name.strip_suffix(".class"))
-            && !class.is_empty()
-            && !matches!(class, "self" | "static" | "parent")
-            && self.prog.file_of(self.here()).language == crate::model::Language::Php
-        {
-            return Value::Str(class.trim_start_matches('\\').to_string());
-        }
         // `replies.length` of a list the path knows.
         if let Some(base) = name.strip_suffix(".length")
             && let Some(Value::Array(items)) = st.env.get(base)
@@ -563,19 +554,6 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vals.into_iter().next().unwrap_or_else(Value::unknown)
             } else {
                 join(&vals)
-            };
-            self.globals_cache.insert(key, v.clone());
-            return v;
-        }
-        // `self::HANDLERS`, `Registry::MAP`: a class constant holding a table.
-        if name.contains("::")
-            && let Some(table) = self.prog.constant_table(name, self.here())
-        {
-            self.globals_cache.insert(key.clone(), Value::unknown());
-            let mut results = self.eval(State::new(BTreeMap::new()), table);
-            let v = match results.len() {
-                1 => results.pop().map(|(_, v)| v).unwrap_or_else(Value::unknown),
-                _ => Value::unknown(),
             };
             self.globals_cache.insert(key, v.clone());
             return v;
@@ -1141,9 +1119,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, v));
                 continue;
             }
-            // PHP `array_merge($base, $attributes)` of maps: their members, the later ones
-            // winning; what they make together may be a reply (`jsonrpc`, `id`, `result`).
-            if callee == "array_merge"
+            // Maps merged (PHP `array_merge($base, $attributes)`): their members, the later
+            // ones winning; what they make together may be a reply (`jsonrpc`, `id`, `result`).
+            if callee == crate::lower::MERGE
                 && vals.len() >= 2
                 && vals.iter().all(|v| matches!(v, Value::Object(_)))
             {

@@ -34,16 +34,12 @@ impl Decided for Outcome {
     }
 }
 
-fn decisions<T: Decided>(x: &T) -> Decisions<'_> {
-    x.decisions()
-}
-
 /// Whether two paths may be joined: everything but their variables agrees.
 fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
         && a.yielded.is_some() == b.yielded.is_some()
         && a.version_checked == b.version_checked
-        && decisions(a) == decisions(b)
+        && a.decisions() == b.decisions()
 }
 
 /// Like [`same_course`], but paths that have ended are joined only when they ended
@@ -163,7 +159,7 @@ pub(super) fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
         return outcomes;
     }
     let same_course =
-        |a: &Outcome, b: &Outcome| a.raised == b.raised && a.this == b.this && decisions(a) == decisions(b);
+        |a: &Outcome, b: &Outcome| a.raised == b.raised && a.this == b.this && a.decisions() == b.decisions();
     let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         let joined = out.iter_mut().find_map(|k| {

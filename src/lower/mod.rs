@@ -39,6 +39,9 @@ pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
 /// A built-in: the list of its first argument's items followed by its second's
 /// (Go's `append(xs, ys...)`).
 pub const CONCAT: &str = "mcp-conform/concat";
+/// A built-in: the members of its arguments (maps), later ones winning (PHP's
+/// `array_merge`); a reply when together they make one.
+pub const MERGE: &str = "mcp-conform/merge";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 

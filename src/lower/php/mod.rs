@@ -250,6 +250,16 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     }
 }
 
+/// `InitializeHandler::class`: the class's name, as a string (not for `self::class`,
+/// `static::class`, whose class is the caller's).
+fn class_name_constant(ctx: &Ctx, node: Node) -> Option<String> {
+    let kids = children(node);
+    let (class, member) = (kids.first()?, kids.last()?);
+    let class = ctx.text(*class).trim_start_matches('\\');
+    (ctx.text(*member) == "class" && !matches!(class, "self" | "static" | "parent") && !class.is_empty())
+        .then(|| super::last_segment(&class.replace('\\', ".")).to_string())
+}
+
 /// Whether a parameter's declared type excludes null (`string $id`, `Request $r`):
 /// not nullable (`?string`), not a union with `null`, not `mixed`, and not variadic.
 fn excludes_null(ctx: &Ctx, param: Node) -> bool {
@@ -635,7 +645,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             Expr::Var(target_name(ctx, node))
         }
-        "class_constant_access_expression" => Expr::Var(target_name(ctx, node)),
+        "class_constant_access_expression" => match class_name_constant(ctx, node) {
+            Some(class) => Expr::Str(class),
+            None => Expr::Var(target_name(ctx, node)),
+        },
         "member_call_expression" | "nullsafe_member_call_expression" | "scoped_call_expression" => {
             method_call(ctx, node, facts)
         }
@@ -948,6 +961,7 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }
         }
         ("error_log", _, _) => Expr::unknown(),
+        ("array_merge", _, _) => Expr::Call { callee: super::MERGE.into(), receiver: None, args, span },
         // `file_put_contents('php://stdout', $json)`: written to standard output
         // (`php://output` in a web request); any other path is a file.
         ("file_put_contents", Some(Expr::Str(path)), _)
@@ -1001,8 +1015,7 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .collect();
     // `new $handler($session, $request)`: the class a variable names (taken from a
     // table of handler classes, `Handlers::MAP[$method]`), decided when it runs.
-    if let Some(target) =
-        children(node).first().filter(|c| c.kind() != "name" && c.kind() != "qualified_name")
+    if let Some(target) = children(node).first()
         && matches!(target.kind(), "variable_name" | "subscript_expression" | "member_access_expression")
     {
         let mut all = vec![expr(ctx, *target, facts)];
