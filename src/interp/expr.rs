@@ -771,6 +771,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 None => Value::Null,
             },
+            // `params[key]` with the key known only when the call runs (a `getParam(params,
+            // 'protocolVersion')` helper) reads what `params.protocolVersion` reads.
+            Value::Message | Value::Unknown(_) if matches!(key, Value::Str(_)) => {
+                match crate::lower::message_field(&k) {
+                    Some(f) => self.field_of(collection, f),
+                    None => Value::unknown(),
+                }
+            }
             _ => Value::unknown(),
         }
     }
