@@ -81,7 +81,6 @@ pub enum Expr {
     Bool(bool),
     Int(i64),
     Str(String),
-    /// A read of the incoming message's field: `msg["method"]`, `req.id`, `params.protocolVersion`.
     /// A read of a field the checks follow: `msg["method"]`, `req.id`, `params.protocolVersion`,
     /// `reply.error`. On a reply value it reads the reply; otherwise it reads the incoming message.
     Field {

@@ -1681,6 +1681,7 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
+        (crate::lower::IS_ERR, [v]) => Some(Value::Bool(matches!(v, Value::Variant(n, _) if n == "Err"))),
         (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(head), Value::Array(tail)]) => {

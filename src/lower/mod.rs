@@ -42,6 +42,9 @@ pub const CONCAT: &str = "mcp-conform/concat";
 /// A built-in: the members of its arguments (maps), later ones winning (PHP's
 /// `array_merge`); a reply when together they make one.
 pub const MERGE: &str = "mcp-conform/merge";
+/// A built-in: whether its argument is a result known to be an error (`Err(..)`); a
+/// result the scan cannot read is not.
+pub const IS_ERR: &str = "mcp-conform/is-err";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 

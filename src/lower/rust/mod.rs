@@ -841,6 +841,12 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             span,
         };
     }
+    if func.kind() == "field_expression"
+        && matches!(last.as_str(), "map_err" | "context" | "with_context")
+        && let Some(value) = func.child_by_field_name("value")
+    {
+        return error_adapter(ctx, node, value, &last, args, facts, span);
+    }
     if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
         // `handlers.insert("tools/list", on_list)` registers a handler by method name.
         if let (Some(Expr::Str(method)), Some(arguments)) =
@@ -872,6 +878,72 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return call(callee, receiver, args, Vec::new(), span);
     }
     call(callee, None, args, Vec::new(), span)
+}
+
+/// `r.map_err(|e| JsonRpcError::internal(e))`, `r.map_err(McpError::from)`,
+/// `r.context("..")`: the success value as it was, an error replaced by the one the
+/// adapter makes. A result the scan cannot read stays what it was: a `?` after it goes
+/// on (as it does after any call it cannot read), it is not an error path of its own.
+fn error_adapter(
+    ctx: &mut Ctx,
+    node: Node,
+    value: Node,
+    adapter: &str,
+    args: Vec<Expr>,
+    facts: &mut FileFacts,
+    span: Span,
+) -> Expr {
+    const RESULT: &str = "mcp-conform/result";
+    const ERROR: &str = "mcp-conform/error";
+    let recv = expr(ctx, value, facts);
+    let argument = node.child_by_field_name("arguments").and_then(|a| children(a).into_iter().next());
+    let (binding, mapped) = match argument {
+        Some(c) if adapter == "map_err" && c.kind() == "closure_expression" => {
+            let param = c
+                .child_by_field_name("parameters")
+                .and_then(|p| children(p).into_iter().next())
+                .map(|p| ctx.text(p).to_string())
+                .filter(|p| p != "_");
+            (param, sub(ctx, c, "body", facts))
+        }
+        // A function named as the mapper: called with the error.
+        Some(c) if adapter == "map_err" && matches!(c.kind(), "identifier" | "scoped_identifier") => {
+            let callee = ctx.text(c).to_string();
+            (Some(ERROR.to_string()), call(callee, None, vec![Expr::Var(ERROR.into())], Vec::new(), span))
+        }
+        _ => (None, Expr::opaque(args)),
+    };
+    let err = Expr::Variant { name: "Err".into(), inner: Some(Box::new(mapped)) };
+    let on_error = Expr::Match {
+        subject: Box::new(Expr::Var(RESULT.into())),
+        arms: vec![Arm {
+            patterns: vec![Pattern::Variant { name: "Err".into(), binding }],
+            guard: None,
+            body: vec![Stmt::Yield(err)],
+            span,
+        }],
+        span,
+    };
+    let is_err = Expr::Call {
+        callee: crate::lower::IS_ERR.into(),
+        receiver: None,
+        args: vec![Expr::Var(RESULT.into())],
+        span,
+    };
+    Expr::If {
+        cond: Box::new(Expr::Bool(true)),
+        then: vec![
+            Stmt::Assign { target: RESULT.into(), value: recv, span },
+            Stmt::Yield(Expr::If {
+                cond: Box::new(is_err),
+                then: vec![Stmt::Yield(on_error)],
+                otherwise: vec![Stmt::Yield(Expr::Var(RESULT.into()))],
+                span,
+            }),
+        ],
+        otherwise: Vec::new(),
+        span,
+    }
 }
 
 /// Builder calls on an HTTP response: `.status(..)`, `.json(..)`, `.body(..)`, `.finish()`.
