@@ -8,14 +8,26 @@ use std::sync::Mutex;
 const SKIPPED_DIRS: &[&str] =
     &["node_modules", "target", "vendor", ".venv", "venv", "dist", "build", "__pycache__"];
 
-/// A file to scan.
+/// A file to scan. A tree of 200,000 files keeps 200,000 of these until its report
+/// is written: the path to read is rebuilt from the root and the name shown, and kept
+/// apart only when that would not name the file (a name that is not UTF-8).
 #[derive(Debug, Clone)]
 pub struct Candidate {
-    pub path: PathBuf,
     /// The path shown in reports: relative to the scan root, `/`-separated.
-    pub display: String,
+    pub display: Box<str>,
+    own_path: Option<Box<Path>>,
     pub language: Language,
     pub size: u64,
+}
+
+impl Candidate {
+    /// The path to read the file by.
+    pub fn path(&self, root: &Path) -> std::borrow::Cow<'_, Path> {
+        match &self.own_path {
+            Some(p) => std::borrow::Cow::Borrowed(p),
+            None => std::borrow::Cow::Owned(root.join(&*self.display)),
+        }
+    }
 }
 
 /// A file that was seen but not scanned, and why.
@@ -177,6 +189,7 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
     let mut d = out.into_inner().unwrap_or_else(|e| e.into_inner());
     d.files.sort_by(|a, b| a.display.cmp(&b.display));
     d.files.dedup_by(|a, b| a.display == b.display);
+    d.files.shrink_to_fit();
     d.skipped.sort();
     d.skipped.dedup();
     d.go_modules.sort();
@@ -215,7 +228,10 @@ fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, 
             reason: format!("{} bytes, over the {}-byte size cap", size, opts.max_file_size),
         });
     } else {
-        d.files.push(Candidate { path: path.to_path_buf(), display, language, size });
+        let rebuilt = root.join(&display);
+        let same = rebuilt == path || rebuilt.strip_prefix(".").is_ok_and(|r| r == path);
+        let own_path = (!same).then(|| path.into());
+        d.files.push(Candidate { display: display.into_boxed_str(), own_path, language, size });
     }
 }
 

@@ -158,18 +158,20 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     // Strong files first; then, in rounds, the deferred files that hold a name the
     // parsed ones define or call (a transport calling the dispatcher, a helper).
     let mut results: Vec<FileResult> =
-        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, opts, false)).collect();
+        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, &root, opts, false)).collect();
     for _ in 0..MAX_ROUNDS {
         let read = |i: usize| {
             let c = &found.files[i];
-            read_capped(&c.path, opts.max_file_size).ok().filter(|b| b.len() as u64 <= opts.max_file_size)
+            read_capped(&c.path(&root), opts.max_file_size)
+                .ok()
+                .filter(|b| b.len() as u64 <= opts.max_file_size)
         };
         let wanted = crate::stage::wanted(&found.files, &results_facts(&results), &deferred(&results), read);
         if wanted.is_empty() {
             break;
         }
         let more: Vec<(usize, FileResult)> =
-            wanted.par_iter().map(|&i| (i, process(i as u32, &found.files[i], opts, true))).collect();
+            wanted.par_iter().map(|&i| (i, process(i as u32, &found.files[i], &root, opts, true))).collect();
         for (i, r) in more {
             results[i] = match r {
                 // Read again, it no longer holds what it did: leave it.
@@ -182,10 +184,17 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     let per_file: Vec<Vec<FileIgnore>> = if opts.per_file_ignores.is_empty() {
         Vec::new()
     } else {
-        found.files.iter().map(|c| opts.ignores_for(&c.path)).collect()
+        found.files.iter().map(|c| opts.ignores_for(&c.path(&root))).collect()
     };
-    // The candidates' names move into the report; their paths are freed before judging.
-    let paths: Vec<String> = found.files.into_iter().map(|c| c.display).collect();
+    // The names of the files the report can point at (parsed or skipped) move into it;
+    // the others are only counted.
+    let mut paths: Vec<String> = Vec::with_capacity(found.files.len());
+    for (c, r) in found.files.into_iter().zip(&results) {
+        paths.push(match r {
+            FileResult::Deferred { .. } => String::new(),
+            _ => c.display.into(),
+        });
+    }
     let mut report = report(paths, results, found.skipped, &found.go_modules, opts, &per_file, started);
     report.root = root;
     report
@@ -335,15 +344,16 @@ fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
 
 /// Reads and analyses one file; `wanted` parses it whatever its evidence (a strong
 /// file needs a name it may define).
-fn process(index: u32, c: &Candidate, opts: &ScanOptions, wanted: bool) -> FileResult {
-    let bytes = match read_capped(&c.path, opts.max_file_size) {
+fn process(index: u32, c: &Candidate, root: &Path, opts: &ScanOptions, wanted: bool) -> FileResult {
+    let bytes = match read_capped(&c.path(root), opts.max_file_size) {
         Ok(b) => b,
         Err(e) => return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e))),
     };
     if bytes.len() as u64 > opts.max_file_size {
         return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
     }
-    analyse(index, c.language, parse::Grammar::of(c.language, &c.path), &c.display, &bytes, opts, wanted)
+    let grammar = parse::Grammar::of(c.language, Path::new(&*c.display));
+    analyse(index, c.language, grammar, &c.display, &bytes, opts, wanted)
 }
 
 /// Prefilter, parse and lower one file's bytes.
