@@ -801,6 +801,16 @@ impl<'a> Program<'a> {
         {
             return None;
         }
+        // `this.service.handle()`: a method of the class the field holds, when the
+        // class's declarations say which; not the caller's own method of that name.
+        let field = ["this.", "self.", "$this->"].iter().find_map(|p| qualifier.strip_prefix(p));
+        if let Some(field) = field.filter(|f| !f.contains(['.', ':', '-', '[', '(']))
+            && let Some(own) = self.function(from).owner.as_deref()
+            && let Some(class) = self.field_class(own, field, from)
+            && let Some(id) = self.resolve_owned(name, Some(class), from)
+        {
+            return Some(id);
+        }
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;

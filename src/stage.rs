@@ -210,9 +210,13 @@ fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
                     out.insert(package.to_string());
                 }
             }
-            // `import { Handler } from "../src/handler"`.
+            // `import { Handler } from "../src/handler"`; `from "../services"`: the
+            // folder, through the index that re-exports its files.
             Language::TypeScript | Language::JavaScript if parts.len() >= 2 => {
                 out.insert(parts[parts.len() - 2..].join("/"));
+                let folder = parts[parts.len() - 2];
+                out.insert(format!("/{folder}'"));
+                out.insert(format!("/{folder}\""));
             }
             Language::Go => {
                 let dirs = &parts[..parts.len().saturating_sub(1)];

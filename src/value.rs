@@ -113,6 +113,26 @@ impl Value {
         Value::Unknown(Rc::new(Vec::new()))
     }
 
+    /// A JSON-RPC envelope that is neither a result nor an error the scan can read:
+    /// `{jsonrpc, id, result_json}` made from a reply to travel in another shape.
+    pub(crate) fn foreign_envelope(&self) -> bool {
+        match self {
+            Value::Object(entries) | Value::Instance(_, entries, _) => {
+                entries.iter().any(|(k, _)| k == "jsonrpc")
+                    && !matches!(promote(Value::Object(entries.clone()), Default::default()), Value::Reply(_))
+            }
+            _ => false,
+        }
+    }
+
+    /// A [`Value::foreign_envelope`], or an unknown value carrying one.
+    pub(crate) fn holds_foreign_envelope(&self) -> bool {
+        match self {
+            Value::Unknown(parts) => parts.iter().any(Value::holds_foreign_envelope),
+            other => other.foreign_envelope(),
+        }
+    }
+
     /// Values worth carrying through an unknown computation.
     pub(crate) fn interesting(&self) -> bool {
         match self {
@@ -121,8 +141,12 @@ impl Value {
                 matches!(promote(Value::Object(fields.clone()), *span), Value::Reply(_))
                     || fields.iter().any(|(_, v)| v.interesting())
             }
-            // An error object whose code is known (`RpcError(-32601, ...)`).
-            Value::Object(entries) => entries.iter().any(|(k, v)| k == "code" && matches!(v, Value::Int(_))),
+            // An error object whose code is known (`RpcError(-32601, ...)`); an envelope
+            // in a shape of its own (what is written then is an answer the scan cannot read).
+            Value::Object(entries) => {
+                entries.iter().any(|(k, v)| k == "code" && matches!(v, Value::Int(_)))
+                    || self.foreign_envelope()
+            }
             Value::Unknown(parts) => !parts.is_empty(),
             Value::Array(items) => items.iter().any(Value::interesting),
             Value::Variant(_, Some(inner)) => inner.interesting(),

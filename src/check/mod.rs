@@ -202,6 +202,12 @@ impl ProbeRun {
     /// The first HTTP answer, on a path that looked at the message, whose body the
     /// scan cannot read (built by code it cannot follow): it may hold a reply.
     pub fn unreadable_answer(&self) -> Option<Span> {
+        let written = |p: &PathRun| {
+            p.outcome.effects.iter().find_map(|e| match e {
+                Effect::Emit { value, span } if value.holds_foreign_envelope() => Some(*span),
+                _ => None,
+            })
+        };
         self.paths
             .iter()
             .filter(|p| p.outcome.saw_message && !p.outcome.raised)
@@ -209,7 +215,7 @@ impl ProbeRun {
                 Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => {
                     Some(h.span)
                 }
-                _ => None,
+                _ => written(p),
             })
             .min()
     }

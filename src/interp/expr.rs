@@ -1169,8 +1169,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             let mut s = s;
             if self.is_sink(name) {
                 let value = join(&all);
+                // What goes out is a reply, or an envelope in a shape of its own (a
+                // reply converted for another wire): a written answer the scan cannot read.
                 if value.interesting() {
                     s.effects.push(Effect::Emit { value, span });
+                } else if let Some(envelope) = all.iter().find(|v| v.foreign_envelope()) {
+                    s.effects.push(Effect::Emit { value: envelope.clone(), span });
                 }
                 out.push((s, Value::unknown()));
             } else {

@@ -19,10 +19,13 @@ struct Js {
     stdin_callbacks: Vec<String>,
     /// The status a NestJS `@HttpCode(202)` gives the method being lowered.
     default_status: Option<u16>,
+    /// A NestJS route method that answers with what it returns (no `@Res()`): the
+    /// status its answer goes out with.
+    route_answer: Option<u16>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
-    let mut js = Js { stdin_callbacks: Vec::new(), default_status: None };
+    let mut js = Js { stdin_callbacks: Vec::new(), default_status: None, route_answer: None };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
     for child in children(root) {
@@ -125,6 +128,10 @@ fn statement(
         }
         "return_statement" => {
             let value = node.named_child(0).map(|v| expr(ctx, js, v, facts));
+            let value = match js.route_answer {
+                Some(status) => Some(route_answer(status, value, span)),
+                None => value,
+            };
             out.push(Stmt::Return { value, span });
         }
         "throw_statement" => {
@@ -558,12 +565,15 @@ fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> supe
     out
 }
 
-/// The decorators of a method definition: its own and those right before it.
+/// The decorators of a method definition: its own and those right before it, past
+/// the comments between them (`@SetMetadata(KEY, true) // public`).
 fn decorators<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut sibling = node.prev_named_sibling();
     let mut own = children(node).into_iter().filter(|c| c.kind() == "decorator").collect::<Vec<_>>();
-    while let Some(s) = sibling.filter(|s| s.kind() == "decorator") {
-        own.push(s);
+    while let Some(s) = sibling.filter(|s| matches!(s.kind(), "decorator" | "comment")) {
+        if s.kind() == "decorator" {
+            own.push(s);
+        }
         sibling = s.prev_named_sibling();
     }
     own
@@ -661,7 +671,11 @@ fn mounted_by_decorator(ctx: &Ctx, node: Node) -> bool {
 /// The status a method's `@HttpCode(202)` sets for every answer it sends.
 fn decorated_status(ctx: &Ctx, node: Node) -> Option<u16> {
     decorators(node).iter().find_map(|d| match decorator_call(ctx, *d) {
-        (name, args) if name == frameworks::STATUS_DECORATOR => args.parse().ok(),
+        // `@HttpCode(202)`, `@HttpCode(HttpStatus.ACCEPTED)`.
+        (name, args) if name == frameworks::STATUS_DECORATOR => args
+            .parse()
+            .ok()
+            .or_else(|| super::status_by_name(args).filter(|_| args.starts_with("HttpStatus."))),
         _ => None,
     })
 }
@@ -684,7 +698,10 @@ fn function(
         false => super::Http::No,
     };
     let body = node.child_by_field_name("body");
-    let outer_status = std::mem::replace(&mut js.default_status, decorated_status(ctx, node));
+    let status = decorated_status(ctx, node);
+    let outer_status = std::mem::replace(&mut js.default_status, status);
+    let answers = status.filter(|_| http_route && !takes_response(ctx, node));
+    let outer_answer = std::mem::replace(&mut js.route_answer, answers);
     // `constructor(public status: number, readonly body: string)`: each parameter
     // property is a field set from its argument before the body runs.
     let mut properties = Vec::new();
@@ -707,6 +724,13 @@ fn function(
         Some(b) if b.kind() == "statement_block" => {
             let mut out = properties;
             out.extend(block(ctx, js, Some(b), facts, owner));
+            // Falling off the end returns nothing: an empty answer with the route's status.
+            if let Some(status) = answers {
+                out.push(Stmt::Return {
+                    value: Some(route_answer(status, None, ctx.span(b))),
+                    span: ctx.span(b),
+                });
+            }
             out
         }
         // An arrow function's expression body is its return value.
@@ -714,6 +738,29 @@ fn function(
         None => Vec::new(),
     });
     js.default_status = outer_status;
+    js.route_answer = outer_answer;
+}
+
+/// What a NestJS route sends for the value it returns: that value as the body with the
+/// route's status; nothing (`undefined`, `null`) as an empty body.
+fn route_answer(status: u16, value: Option<Expr>, span: Span) -> Expr {
+    Expr::HttpWith {
+        status: Box::new(Expr::Int(i64::from(status))),
+        body: Box::new(value.unwrap_or(Expr::Null)),
+        null_is_empty: true,
+        span,
+    }
+}
+
+/// A method with a `@Res()` parameter sends its answer itself; what it returns is not sent.
+fn takes_response(ctx: &Ctx, node: Node) -> bool {
+    let Some(list) = node.child_by_field_name("parameters") else { return false };
+    children(list).into_iter().any(|p| {
+        children(p)
+            .into_iter()
+            .filter(|c| c.kind() == "decorator")
+            .any(|d| matches!(decorator_call(ctx, d).0, "Res" | "Response" | "Next"))
+    })
 }
 
 /// A function written inside an expression: lowered on its own, referred to by a made-up name.
