@@ -114,11 +114,13 @@ impl Value {
     }
 
     /// A JSON-RPC envelope that is neither a result nor an error the scan can read:
-    /// `{jsonrpc, id, result_json}` made from a reply to travel in another shape.
+    /// `{jsonrpc, id, result_json}` made from a reply to travel in another shape. A
+    /// request or notification the server sends (it has a `method`) is no reply.
     pub(crate) fn foreign_envelope(&self) -> bool {
         match self {
             Value::Object(entries) | Value::Instance(_, entries, _) => {
                 entries.iter().any(|(k, _)| k == "jsonrpc")
+                    && !entries.iter().any(|(k, _)| k == "method")
                     && !matches!(promote(Value::Object(entries.clone()), Default::default()), Value::Reply(_))
             }
             _ => false,
