@@ -884,11 +884,7 @@ impl<'a> Program<'a> {
     /// constant object (`METHODS.PING`), or a package- or module-qualified name
     /// (`mcp.MethodPing`, `methods::PING`) defined in a related file.
     pub fn constant(&self, name: &str, from: FnId) -> Option<&'a Expr> {
-        self.constant_where(name, from, |e| matches!(e, Expr::Str(_) | Expr::Int(_)))
-    }
-
-    fn constant_where(&self, name: &str, from: FnId, keep: fn(&Expr) -> bool) -> Option<&'a Expr> {
-        let literal = |e: &'a Expr| keep(e).then_some(e);
+        let literal = |e: &'a Expr| matches!(e, Expr::Str(_) | Expr::Int(_)).then_some(e);
         if let Some(e) = self.global(name, from) {
             return literal(e);
         }

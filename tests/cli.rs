@@ -390,6 +390,25 @@ fn special_files_and_links_are_reported_not_followed() {
     assert!(report["skipped_files"].to_string().contains("not a regular file"), "{report}");
 }
 
+/// A file whose name is not UTF-8 is read by its own path (the name shown is lossy):
+/// the server in it is found, not skipped as unreadable.
+#[cfg(unix)]
+#[test]
+fn a_server_in_a_file_named_in_latin_1_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = std::fs::read("fixtures/python/reply_to_everything/server.py").expect("read");
+    std::fs::create_dir_all(dir.path().join("srv")).expect("mkdir");
+    write(&dir.path().join("srv").join(std::ffi::OsStr::from_bytes(b"caf\xe9.py")), &server);
+    let out = cmd().args(["--format", "json"]).arg(dir.path()).output().expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert!(!report["skipped_files"].to_string().contains("cannot read"), "{report}");
+    let servers = report["servers"].as_array().expect("servers");
+    assert_eq!(servers.len(), 1, "{report}");
+    assert_eq!(servers[0]["path"], "srv/caf\u{fffd}.py");
+    assert_eq!(servers[0]["checks"][0]["verdict"], "fail", "the server answers notifications");
+}
+
 #[test]
 fn deep_nesting_is_skipped_with_a_reason() {
     let dir = tempfile::tempdir().expect("temp dir");

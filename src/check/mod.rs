@@ -199,8 +199,9 @@ impl ProbeRun {
         out
     }
 
-    /// The first HTTP answer, on a path that looked at the message, whose body the
-    /// scan cannot read (built by code it cannot follow): it may hold a reply.
+    /// The first answer, on a path that looked at the message, the scan cannot read:
+    /// an HTTP body built by code it cannot follow, or a JSON-RPC envelope written in
+    /// a shape of its own (`{jsonrpc, id, result_json}`). It may hold a reply.
     pub fn unreadable_answer(&self) -> Option<Span> {
         let written = |p: &PathRun| {
             p.outcome.effects.iter().find_map(|e| match e {

@@ -1134,10 +1134,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && vals.iter().all(|v| matches!(v, Value::Object(_)))
             {
                 let mut merged: Vec<(String, Value)> = Vec::new();
-                for entries in vals.iter().filter_map(|v| match v {
-                    Value::Object(entries) => Some(entries),
-                    _ => None,
-                }) {
+                for v in &vals {
+                    let Value::Object(entries) = v else { continue };
                     for (k, e) in entries.iter() {
                         match merged.iter_mut().find(|(mk, _)| mk == k) {
                             Some((_, slot)) => *slot = e.clone(),

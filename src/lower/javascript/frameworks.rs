@@ -23,6 +23,13 @@ pub const ROUTE_DECORATORS: &[&str] = &["Post", "All", "Put"];
 /// The decorator that sets a controller method's status: NestJS `@HttpCode(202)`.
 pub const STATUS_DECORATOR: &str = "HttpCode";
 
+/// The enum a status decorator may name its status by: NestJS `HttpStatus.ACCEPTED`.
+pub const STATUS_ENUM: &str = "HttpStatus.";
+
+/// Parameter decorators that hand a controller method the response to send itself
+/// (NestJS `@Res()`, `@Response()`, `@Next()`): what the method returns is not sent.
+pub const RESPONSE_PARAM_DECORATORS: &[&str] = &["Res", "Response", "Next"];
+
 /// Functions named as a handler of a file-based router: Next.js `export async function POST(req)`.
 pub const ROUTE_FUNCTIONS: &[&str] = &["POST"];
 

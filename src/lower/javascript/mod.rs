@@ -675,7 +675,7 @@ fn decorated_status(ctx: &Ctx, node: Node) -> Option<u16> {
         (name, args) if name == frameworks::STATUS_DECORATOR => args
             .parse()
             .ok()
-            .or_else(|| super::status_by_name(args).filter(|_| args.starts_with("HttpStatus."))),
+            .or_else(|| super::status_by_name(args).filter(|_| args.starts_with(frameworks::STATUS_ENUM))),
         _ => None,
     })
 }
@@ -759,7 +759,7 @@ fn takes_response(ctx: &Ctx, node: Node) -> bool {
         children(p)
             .into_iter()
             .filter(|c| c.kind() == "decorator")
-            .any(|d| matches!(decorator_call(ctx, d).0, "Res" | "Response" | "Next"))
+            .any(|d| frameworks::RESPONSE_PARAM_DECORATORS.contains(&decorator_call(ctx, d).0))
     })
 }
 

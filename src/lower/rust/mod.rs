@@ -930,20 +930,15 @@ fn error_adapter(
         args: vec![Expr::Var(RESULT.into())],
         span,
     };
-    Expr::If {
-        cond: Box::new(Expr::Bool(true)),
-        then: vec![
-            Stmt::Assign { target: RESULT.into(), value: recv, span },
-            Stmt::Yield(Expr::If {
-                cond: Box::new(is_err),
-                then: vec![Stmt::Yield(on_error)],
-                otherwise: vec![Stmt::Yield(Expr::Var(RESULT.into()))],
-                span,
-            }),
-        ],
-        otherwise: Vec::new(),
-        span,
-    }
+    Expr::Block(vec![
+        Stmt::Assign { target: RESULT.into(), value: recv, span },
+        Stmt::Yield(Expr::If {
+            cond: Box::new(is_err),
+            then: vec![Stmt::Yield(on_error)],
+            otherwise: vec![Stmt::Yield(Expr::Var(RESULT.into()))],
+            span,
+        }),
+    ])
 }
 
 /// Builder calls on an HTTP response: `.status(..)`, `.json(..)`, `.body(..)`, `.finish()`.
