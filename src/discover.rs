@@ -44,6 +44,9 @@ pub struct Discovered {
     /// Go modules: the folder of each `go.mod` (relative to the root) and the
     /// module path it declares, by which the module's packages import each other.
     pub go_modules: Vec<(String, String)>,
+    /// Rust crates: the folder of each `Cargo.toml` with a `[package]` and the name
+    /// other crates of the workspace `use` it by (`kami-protocol` is `kami_protocol`).
+    pub rust_crates: Vec<(String, String)>,
 }
 
 pub struct Options<'a> {
@@ -167,6 +170,15 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                     }
                     return ignore::WalkState::Continue;
                 }
+                if ft.is_file() && entry.file_name() == "Cargo.toml" {
+                    if let Some(name) = cargo_package_name(entry.path()) {
+                        let folder = display_path(entry.path(), root);
+                        let folder =
+                            folder.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/').to_string();
+                        out.lock().unwrap_or_else(|e| e.into_inner()).rust_crates.push((folder, name));
+                    }
+                    return ignore::WalkState::Continue;
+                }
                 if ft.is_dir() || language_of(entry.path()).is_none() {
                     return ignore::WalkState::Continue;
                 }
@@ -194,6 +206,8 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
     d.skipped.dedup();
     d.go_modules.sort();
     d.go_modules.dedup();
+    d.rust_crates.sort();
+    d.rust_crates.dedup();
     Ok(d)
 }
 
@@ -208,6 +222,18 @@ fn go_module_path(path: &Path) -> Option<String> {
         let module = rest.split("//").next()?.trim().trim_matches('"');
         (!module.is_empty() && rest.starts_with([' ', '\t'])).then(|| module.to_string())
     })
+}
+
+/// The name a `Cargo.toml`'s `[package]` gives its library, as code spells it in
+/// paths (`-` is `_`; a `[lib] name` wins), read from at most its first 256 KiB.
+fn cargo_package_name(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path).ok()?.take(256 * 1024).read_to_string(&mut text).ok()?;
+    let manifest: toml::Table = text.parse().ok()?;
+    let name_in = |section: &str| manifest.get(section)?.get("name")?.as_str().map(str::to_string);
+    let name = name_in("lib").or_else(|| name_in("package"))?;
+    Some(name.replace('-', "_"))
 }
 
 fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {

@@ -132,6 +132,18 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                                 note(s, Some(*span), &mut names);
                             }
                         }
+                        // `Inbound::Ping { id }` of an enum decoded by the message's method.
+                        Pattern::Variant { name, .. } => {
+                            for wire in prog.tagged_methods(name, id) {
+                                note(wire, Some(*span), &mut names);
+                            }
+                        }
+                        // `Some("initialize")` on `msg["method"].as_str()`.
+                        Pattern::VariantOf { inner, .. } => {
+                            if let Pattern::Str(s) = inner.as_ref() {
+                                note(s, Some(*span), &mut names);
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -612,6 +624,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                     || calls[a].iter().any(|&c| prog.function(c).reads_stdin && !ancestors[gi].contains(&c))
             })
             .collect();
+        // A carrier the dispatch itself calls (a handler typed as an HTTP answer, reached
+        // back through a call the scan could not pin down) is below the server, not its
+        // entry, when a carrier above or at the dispatch exists.
+        let called = |a: &FnId| group.iter().any(|&d| calls[d].contains(a));
+        let above: Vec<FnId> = carriers.iter().copied().filter(|a| group.contains(a) || !called(a)).collect();
+        let carriers = if above.is_empty() || above.len() == carriers.len() { carriers } else { above };
         let outermost: Vec<FnId> = carriers
             .iter()
             .copied()

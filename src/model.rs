@@ -392,6 +392,10 @@ pub const CONTEXT_SLOT: &str = "$context:";
 /// (`go:github.com/acme/tool/jsonrpc`); no file path starts with it.
 pub const GO_IMPORT: &str = "go:";
 
+/// An import hint naming another crate a Rust file `use`s (`crate:kami_protocol`),
+/// resolved to a folder of the scanned workspace by its `Cargo.toml` when it is one.
+pub const RUST_CRATE: &str = "crate:";
+
 /// Everything lowered from one file.
 #[derive(Debug, Clone)]
 pub struct FileFacts {

@@ -27,6 +27,9 @@ pub struct Program<'a> {
     /// a constructor assigns it).
     globals: HashMap<&'a str, Vec<(u32, &'a Expr, bool, bool)>>,
     registrations: Vec<Registered>,
+    /// Enums decoded by the message's `method` (serde's `tag = "method"`): their files
+    /// and tables of wire names to variants.
+    tagged: Vec<(u32, &'a Expr)>,
     /// What the configuration says about code the scan cannot see.
     pub knowledge: Knowledge,
     /// JSON member names of struct fields (serde renames, Go tags), where every
@@ -40,6 +43,8 @@ pub struct Program<'a> {
     /// Per Go file (by path): the folders of the repository's own packages it
     /// imports, found through the go.mod module paths.
     go_local: HashMap<&'a str, Vec<String>>,
+    /// Per Rust file (by path): the folders of the workspace's crates it `use`s.
+    crate_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
     /// Per function: the names that hold values there (its parameters and the
@@ -195,6 +200,7 @@ impl<'a> Program<'a> {
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
         let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
+        let mut tagged = Vec::new();
         for file in files {
             for f in &file.functions {
                 let id = functions.len();
@@ -217,6 +223,9 @@ impl<'a> Program<'a> {
                         // A local object of an ordinary function (`let request = Request {..}`)
                         // is seen from its own file only.
                         let local = !module && !constructor && !target.contains('.');
+                        if module && target.ends_with(crate::lower::TAGGED_BY_METHOD) {
+                            tagged.push((f.span.file, value));
+                        }
                         globals.entry(target.as_str()).or_default().push((
                             f.span.file,
                             value,
@@ -318,6 +327,7 @@ impl<'a> Program<'a> {
             values,
             file_names,
             go_local: HashMap::default(),
+            crate_local: HashMap::default(),
             writes,
             json_names,
             json_by_field,
@@ -334,6 +344,7 @@ impl<'a> Program<'a> {
             by_dir,
             globals,
             registrations,
+            tagged,
             knowledge: Knowledge::default(),
         };
         prog.registrations.extend(prog.registrar_calls());
@@ -407,6 +418,28 @@ impl<'a> Program<'a> {
         out
     }
 
+    /// Resolves Rust `use` of another crate of the scanned workspace by its
+    /// `Cargo.toml`: `use kami_protocol::mcp::methods` names the files under the
+    /// folder of the crate named `kami-protocol`.
+    pub fn with_rust_crates(&mut self, crates: &[(String, String)]) {
+        if crates.is_empty() {
+            return;
+        }
+        for file in self.files.iter().filter(|f| f.language == Language::Rust) {
+            let local: Vec<String> = file
+                .imports
+                .iter()
+                .filter_map(|i| i.strip_prefix(crate::model::RUST_CRATE))
+                .flat_map(|name| {
+                    crates.iter().filter(move |(_, n)| n == name).map(|(folder, _)| folder.clone())
+                })
+                .collect();
+            if !local.is_empty() {
+                self.crate_local.insert(file.path.as_str(), local);
+            }
+        }
+    }
+
     /// Resolves Go imports of the repository's own packages by its go.mod files:
     /// `github.com/acme/tool/jsonrpc` in module `github.com/acme/tool` (go.mod in
     /// folder `f`) is the package in folder `f/jsonrpc`.
@@ -445,6 +478,12 @@ impl<'a> Program<'a> {
                 .go_local
                 .get(caller.path.as_str())
                 .is_some_and(|dirs| dirs.iter().any(|d| d == dir_of(path)))
+            || self.crate_local.get(caller.path.as_str()).is_some_and(|dirs| {
+                dirs.iter().any(|d| {
+                    d.is_empty()
+                        || (path.starts_with(d.as_str()) && path.as_bytes().get(d.len()) == Some(&b'/'))
+                })
+            })
     }
 
     /// The class a name refers to from `from`: the nearest definition in the same
@@ -930,6 +969,26 @@ impl<'a> Program<'a> {
         match self.constant(&name, from) {
             Some(Expr::Str(s)) => Some(s.as_str()),
             _ => None,
+        }
+    }
+
+    /// The method names a variant of an enum decoded by `method` stands for, from the
+    /// nearest such enum with a variant of that name (none for other variants).
+    pub fn tagged_methods(&self, variant: &str, from: FnId) -> Vec<&'a str> {
+        let holds = |table: &Expr| match table {
+            Expr::Object { entries, .. } => {
+                entries.iter().any(|(_, v)| matches!(v, Expr::Str(s) if s == variant))
+            }
+            _ => false,
+        };
+        let candidates = self.tagged.iter().filter(|(_, t)| holds(t)).map(|&(file, t)| (file, t));
+        match self.nearest(from, candidates, true) {
+            Some(Expr::Object { entries, .. }) => entries
+                .iter()
+                .filter(|(wire, v)| !wire.is_empty() && matches!(v, Expr::Str(s) if s == variant))
+                .map(|(wire, _)| wire.as_str())
+                .collect(),
+            _ => Vec::new(),
         }
     }
 

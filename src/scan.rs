@@ -195,7 +195,15 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
             _ => c.display.into(),
         });
     }
-    let mut report = report(paths, results, found.skipped, &found.go_modules, opts, &per_file, started);
+    let mut report = report(
+        paths,
+        results,
+        found.skipped,
+        Packages { go: &found.go_modules, rust: &found.rust_crates },
+        opts,
+        &per_file,
+        started,
+    );
     report.root = root;
     report
 }
@@ -236,7 +244,14 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
         FileResult::Deferred { weak: true } => analyse(0, language, grammar, path, bytes, &opts, true),
         other => other,
     };
-    Some(report(vec![path.to_string()], vec![result], Vec::new(), &[], &opts, &[], started))
+    Some(report(vec![path.to_string()], vec![result], Vec::new(), Packages { go: &[], rust: &[] }, &opts, &[], started))
+}
+
+/// The repository's own packages, by which its files import each other: Go modules
+/// and Rust crates, each as (folder, name).
+struct Packages<'m> {
+    go: &'m [(String, String)],
+    rust: &'m [(String, String)],
 }
 
 /// From the files' results to the report: group, judge, summarise.
@@ -244,7 +259,7 @@ fn report(
     paths: Vec<String>,
     results: Vec<FileResult>,
     mut skipped: Vec<Skipped>,
-    go_modules: &[(String, String)],
+    packages: Packages,
     opts: &ScanOptions,
     per_file: &[Vec<FileIgnore>],
     started: Instant,
@@ -275,7 +290,8 @@ fn report(
     let suppressor = Suppressor::new(per_file, inline, opts.config_name.clone());
     let mut prog = Program::new(&facts);
     prog.knowledge = opts.knowledge.clone();
-    prog.with_go_modules(go_modules);
+    prog.with_go_modules(packages.go);
+    prog.with_rust_crates(packages.rust);
     let servers = group::servers(&prog);
     let judged = |server: &group::Server| {
         let started = Instant::now();

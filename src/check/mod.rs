@@ -212,11 +212,20 @@ impl ProbeRun {
         self.paths
             .iter()
             .filter(|p| p.outcome.saw_message && !p.outcome.raised)
-            .filter_map(|p| match &p.outcome.value {
-                Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => {
-                    Some(h.span)
+            .filter_map(|p| {
+                // `Ok(response)` from a route: the response it holds.
+                let mut value = &p.outcome.value;
+                while let Value::Variant(name, Some(inner)) = value
+                    && name == "Ok"
+                {
+                    value = inner.as_ref();
                 }
-                _ => written(p),
+                match value {
+                    Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => {
+                        Some(h.span)
+                    }
+                    _ => written(p),
+                }
             })
             .min()
     }

@@ -103,9 +103,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 for (name, v) in &binding {
                     taken.env.insert(name.clone(), v.clone());
                 }
-                let method_decided = truth == Some(true) && matches!(subject, Value::Method(_));
+                // A variant holding the message was picked by its method (an enum tagged by `method`).
+                let by_method = matches!(subject, Value::Method(_))
+                    || matches!(subject, Value::Variant(name, Some(inner))
+                        if !is_std_variant(name) && matches!(inner.as_ref(), Value::Message));
+                let method_decided = truth == Some(true) && by_method;
                 taken.saw_message |=
-                    truth.is_some() && matches!(subject, Value::Method(_) | Value::Id | Value::NoId);
+                    truth.is_some() && (by_method || matches!(subject, Value::Id | Value::NoId));
                 if matches!(subject, Value::Id | Value::NoId) && truth.is_some() {
                     taken.id_check = Some(span);
                 }
@@ -146,7 +150,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 break;
             }
         }
-        out.extend(pending.into_iter().map(|s| (s, Value::Null)));
+        // A Rust `match` is exhaustive: a path no arm took (each was undecided for it)
+        // was taken by one of them, so it does not go on as a match of nothing.
+        let exhaustive = self.prog.file_of(self.here()).language == crate::model::Language::Rust;
+        if !exhaustive || out.is_empty() {
+            out.extend(pending.into_iter().map(|s| (s, Value::Null)));
+        }
         out
     }
 }
@@ -292,7 +301,12 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
             _ => (None, Vec::new()),
         },
         Pattern::Variant { name, binding } => match (name.as_str(), v) {
-            (n, Value::Variant(vn, inner)) if matches!(n, "Ok" | "Err" | "Some" | "None") => {
+            // A variant of the code's own enum (`Outcome::Answer(x)`) against its pattern.
+            (n, Value::Variant(vn, inner)) if !is_std_variant(n) && !is_std_variant(vn) => {
+                let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                (Some(n == vn), bind(binding, inner))
+            }
+            (n, Value::Variant(vn, inner)) if is_std_variant(n) => {
                 // `Some(Ok(x))` lowers to `Ok(x)`: `Some(_)` matches it.
                 if n == "Some" && matches!(vn.as_str(), "Ok" | "Err") {
                     return (Some(true), bind(binding, v.clone()));
@@ -352,6 +366,12 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
         // Resolved to its value before matching (see `eval_match`); one left is unknown.
         Pattern::Const(_) | Pattern::Unknown => (None, Vec::new()),
     }
+}
+
+/// `Ok`, `Err`, `Some`, `None`: the standard library's variants, which the lowering
+/// also makes of values it reads as results.
+fn is_std_variant(name: &str) -> bool {
+    matches!(name, "Ok" | "Err" | "Some" | "None")
 }
 
 /// On a path where an undecided condition held (or failed), records what it tells:

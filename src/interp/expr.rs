@@ -141,8 +141,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval_all(st, &[status, body])
                 .into_iter()
                 .map(|(s, vals)| {
-                    let status = match vals[0] {
-                        Value::Int(n) => u16::try_from(n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                    let status = match &vals[0] {
+                        Value::Int(n) => u16::try_from(*n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                        // A status value (`StatusCode::OK` held in a variable).
+                        Value::Http(h) if h.body.is_none() => h.status,
                         _ => HttpStatus::Unknown,
                     };
                     let body = match &vals[1] {
@@ -1060,6 +1062,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     self.push_self(id, &mut vals, Value::Message);
                 }
+                // `outcome.encode()` on a variant of the code's own enum: `self` is it.
+                if let Some(this @ Value::Variant(..)) = &recv
+                    && self.prog.function(id).owner.is_some()
+                {
+                    self.push_self(id, &mut vals, this.clone());
+                }
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;
@@ -1109,6 +1117,29 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let [Value::Str(ty), Value::Str(how), decoded] = vals.as_slice()
             {
                 let mut s = s;
+                // An enum tagged by `method`: the variant the probe's method names, or a
+                // decoding error when none does (and no `#[serde(other)]` variant).
+                if let Some(Expr::Object { entries, .. }) = self.prog.global(
+                    &format!("{}.{}", crate::lower::last_segment(ty), crate::lower::TAGGED_BY_METHOD),
+                    self.here(),
+                ) {
+                    let method = self.probe.method.as_str();
+                    let variant = entries
+                        .iter()
+                        .find(|(wire, _)| wire == method)
+                        .or_else(|| entries.iter().find(|(wire, _)| wire.is_empty()));
+                    s.saw_message = true;
+                    self.touched_method = true;
+                    let v = match variant {
+                        Some((_, Expr::Str(name))) => {
+                            let variant = Value::Variant(name.clone(), Some(Rc::new(Value::Message)));
+                            Value::Variant("Ok".into(), Some(Rc::new(variant)))
+                        }
+                        _ => Value::Variant("Err".into(), Some(Rc::new(Value::unknown()))),
+                    };
+                    out.push((s, v));
+                    continue;
+                }
                 if !self.probe.has_id && self.prog.requires_id(ty, self.here()) {
                     s.saw_message = true;
                     self.touched_id = true;

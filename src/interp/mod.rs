@@ -497,7 +497,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         // a notification's missing id): a TypeError, raised before the body runs.
         let type_error = f.non_null.iter().any(|p| matches!(env.get(p), Some(Value::Null | Value::NoId)));
         // A method called on an instance gets it as its last argument: `self`/`this`.
-        let has_self = key.1.len() == f.params.len() + 1 && matches!(key.1.last(), Some(Value::Instance(..)));
+        let has_self = key.1.len() == f.params.len() + 1
+            && (matches!(key.1.last(), Some(Value::Instance(..)))
+                || (f.owner.is_some() && matches!(key.1.last(), Some(Value::Variant(..)))));
         if has_self && let Some(this) = key.1.last() {
             env.insert("self".to_string(), this.clone());
             env.insert("this".to_string(), this.clone());

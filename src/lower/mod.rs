@@ -47,6 +47,9 @@ pub const MERGE: &str = "mcp-conform/merge";
 pub const IS_ERR: &str = "mcp-conform/is-err";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
+/// The member under which an enum decoded by the message's `method` keeps its wire
+/// names and variants (serde's `#[serde(tag = "method")]`).
+pub const TAGGED_BY_METHOD: &str = "mcp-conform/tagged-by-method";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
 pub const MAX_DEPTH: usize = 256;
@@ -409,6 +412,32 @@ pub fn renamed(field: &str, rule: &str) -> String {
         "lowercase" => field.to_ascii_lowercase(),
         "UPPERCASE" => field.to_ascii_uppercase(),
         _ => field.to_string(),
+    }
+}
+
+/// An enum variant's name in a naming convention (serde's `rename_all` on an enum):
+/// `ToolsList` is `toolslist` in `lowercase`, `tools_list` in `snake_case`,
+/// `toolsList` in `camelCase`.
+pub fn variant_renamed(variant: &str, rule: &str) -> String {
+    match rule {
+        "lowercase" => variant.to_ascii_lowercase(),
+        "UPPERCASE" => variant.to_ascii_uppercase(),
+        "PascalCase" => variant.to_string(),
+        _ => {
+            let mut snake = String::with_capacity(variant.len() + 4);
+            for (i, c) in variant.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    snake.push('_');
+                }
+                snake.extend(c.to_lowercase());
+            }
+            match rule {
+                "snake_case" => snake,
+                "SCREAMING_SNAKE_CASE" => snake.to_ascii_uppercase(),
+                "SCREAMING-KEBAB-CASE" => snake.replace('_', "-").to_ascii_uppercase(),
+                _ => renamed(&snake, rule),
+            }
+        }
     }
 }
 
@@ -936,7 +965,9 @@ pub fn import_hint(language: Language, module: &str) -> Option<String> {
             let joined = parts.join("/");
             let path = joined
                 .rsplit_once('.')
-                .filter(|(_, ext)| matches!(*ext, "js" | "ts" | "mjs" | "cjs"))
+                .filter(|(_, ext)| {
+                    matches!(*ext, "js" | "ts" | "mjs" | "cjs" | "mts" | "cts" | "jsx" | "tsx")
+                })
                 .map(|(s, _)| s.to_string())
                 .unwrap_or(joined);
             // Kept marked: an aliased path names a file of the importer's own project.

@@ -53,8 +53,18 @@ pub const RESPONSE_CLASSES: &[&str] = &["Response", "NextResponse"];
 
 /// Parameter types (last name segment, type arguments dropped) that make a function an
 /// HTTP handler by themselves: Node's `(req: IncomingMessage, res: ServerResponse)`,
-/// Next.js `NextRequest`/`NextApiRequest`, Fastify `FastifyRequest`.
-pub const REQUEST_TYPES: &[&str] = &["IncomingMessage", "NextRequest", "NextApiRequest", "FastifyRequest"];
+/// Next.js `NextRequest`/`NextApiRequest`, Fastify `FastifyRequest`; the arguments of a
+/// Remix or React Router route action (`{ request }: ActionFunctionArgs`,
+/// `Route.ActionArgs`) and of a SvelteKit endpoint (`RequestEvent`).
+pub const REQUEST_TYPES: &[&str] = &[
+    "IncomingMessage",
+    "NextRequest",
+    "NextApiRequest",
+    "FastifyRequest",
+    "ActionFunctionArgs",
+    "ActionArgs",
+    "RequestEvent",
+];
 
 /// `Request` names an HTTP request (the Fetch API's, Express's) only beside a response
 /// type, as a parameter or what the function returns: `(req: Request, res: Response)`,
@@ -89,4 +99,8 @@ pub const WEB_MODULES: &[&str] = &[
     "@vercel",
     "@netlify",
     "@types",
+    "@remix-run",
+    "react-router",
+    "@react-router",
+    "@sveltejs",
 ];

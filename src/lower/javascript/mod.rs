@@ -197,7 +197,8 @@ fn statement(
 /// `import { negotiate as n } from "@acme/handshake"`: the local names a package
 /// (not a relative path) gives, with its last path segment.
 fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
-    if module.starts_with(['.', '/']) {
+    // A relative path, or a path alias of the project's own source root (`@/lib/rpc.ts`).
+    if module.starts_with(['.', '/']) || module.starts_with("@/") || module.starts_with("~/") {
         return;
     }
     let package = module.rsplit('/').next().unwrap_or(module).to_string();

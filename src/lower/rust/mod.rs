@@ -60,7 +60,12 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
             }
             "struct_item" => serde_names(ctx, item, facts),
-            "enum_item" => untagged_variants(ctx, item, facts),
+            "enum_item" => {
+                untagged_variants(ctx, item, facts);
+                if let Some(table) = tagged_by_method(ctx, item) {
+                    module.push(table);
+                }
+            }
             "const_item" | "static_item" => {
                 let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
                 let value = item.child_by_field_name("value");
@@ -78,12 +83,22 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
 /// `use crate::mcp::server::handle;`, `use super::rpc::{a, b};`: the module paths a
 /// file of the crate imports from, as path hints (`mcp/server/handle` for an item or a
 /// module of that name, and its parent `mcp/server`, the file that defines the item).
-/// Other crates' paths are not files of this one.
+/// Another crate's path is kept by the crate's name (`crate:kami_protocol`): a crate
+/// of the same workspace is a folder of the scanned tree.
 fn use_hints(path: &str) -> Vec<String> {
     let path = path.split("::{").next().unwrap_or(path).trim();
     let mut parts = path.split("::").map(str::trim);
-    if !matches!(parts.next(), Some("crate" | "self" | "super")) {
-        return Vec::new();
+    match parts.next() {
+        Some("crate" | "self" | "super") => {}
+        Some("std" | "core" | "alloc" | "") | None => return Vec::new(),
+        Some(other) => {
+            let name = other.trim_start_matches("::");
+            return if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                vec![format!("{}{name}", crate::model::RUST_CRATE)]
+            } else {
+                Vec::new()
+            };
+        }
     }
     let parts: Vec<&str> = parts.filter(|p| !p.is_empty() && *p != "super" && *p != "*").collect();
     let mut hints = Vec::new();
@@ -337,10 +352,21 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "tuple_expression" => {
             let items: Vec<Expr> = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
-            // `(StatusCode::ACCEPTED, body)` is an HTTP response.
-            if let Some(Expr::Http { status, body: None, .. }) = items.first() {
-                let body = items.get(1).cloned().map(Box::new);
+            // `(StatusCode::ACCEPTED, body)` is an HTTP response, and so is
+            // `(StatusCode::OK, [(header, value)], body)`: the body comes last.
+            if items.len() >= 2
+                && let Some(Expr::Http { status, body: None, .. }) = items.first()
+            {
+                let body = items.last().cloned().map(Box::new);
                 return Expr::Http { status: *status, body, span };
+            }
+            // `(status, Json(body))` with the status in a variable: the status it holds.
+            if items.len() >= 2
+                && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. }))
+                && let Some(Expr::Http { status: None, body: Some(body), .. }) = items.last()
+            {
+                let status = Box::new(items[0].clone());
+                return Expr::HttpWith { status, body: body.clone(), null_is_empty: false, span };
             }
             Expr::Array { items, span }
         }
@@ -572,8 +598,24 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
             }
         }
         "tuple_pattern" => Pattern::Tuple(children(node).into_iter().map(|c| pattern_of(ctx, c)).collect()),
+        // `Inbound::Initialize { id, .. }`: the variant (its fields are read through the
+        // message it holds, not bound here).
+        "struct_pattern" => {
+            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            Pattern::Variant { name: crate::lower::last_segment(name).to_string(), binding: None }
+        }
         "scoped_identifier" if ctx.text(node).ends_with("None") => {
             Pattern::Variant { name: "None".into(), binding: None }
+        }
+        // `Inbound::Ready`: a unit variant (CamelCase; a constant is SCREAMING_CASE).
+        "scoped_identifier"
+            if node.child_by_field_name("name").is_some_and(|n| {
+                let t = ctx.text(n);
+                t.starts_with(|c: char| c.is_ascii_uppercase()) && t.chars().any(|c| c.is_ascii_lowercase())
+            }) =>
+        {
+            let name = node.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+            Pattern::Variant { name: name.to_string(), binding: None }
         }
         // `methods::PING`, `Method::PING`: a path to a constant.
         "scoped_identifier" => Pattern::Const(ctx.text(node).to_string()),
@@ -613,29 +655,83 @@ fn untagged_variants(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     }
 }
 
+/// The attributes written above an item or field, past doc comments between them.
+fn attribute_text(ctx: &Ctx, node: Node) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut sibling = node.prev_named_sibling();
+    while let Some(s) =
+        sibling.filter(|s| matches!(s.kind(), "attribute_item" | "line_comment" | "block_comment"))
+    {
+        if s.kind() == "attribute_item" {
+            texts.push(ctx.text(s).to_string());
+        }
+        sibling = s.prev_named_sibling();
+    }
+    texts
+}
+
+/// The string an attribute gives a key: `"method"` in `#[serde(tag = "method")]`.
+fn quoted(text: &str, key: &str) -> Option<String> {
+    let mut from = 0;
+    // `rename` must not match inside `rename_all`: the key ends before `=`.
+    while let Some(at) = text[from..].find(key).map(|i| from + i) {
+        let rest = text[at + key.len()..].trim_start();
+        if let Some(rest) = rest.strip_prefix('=').map(str::trim_start).and_then(|r| r.strip_prefix('"')) {
+            return rest.split('"').next().map(str::to_string);
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+/// `#[serde(tag = "method")] enum Incoming { #[serde(rename = "ping")] Ping(Ping), .. }`:
+/// decoding a message picks the variant its `method` names. The table of wire names
+/// to variants, kept as the enum's module-level binding (`Incoming.<TAGGED>`); a
+/// `#[serde(other)]` variant takes any other name (key `""`).
+fn tagged_by_method(ctx: &Ctx, item: Node) -> Option<Stmt> {
+    let attributes: Vec<String> =
+        attribute_text(ctx, item).into_iter().filter(|t| t.contains("serde")).collect();
+    if !attributes.iter().any(|t| quoted(t, "tag").as_deref() == Some("method")) {
+        return None;
+    }
+    let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
+    let name = ctx.text(item.child_by_field_name("name")?).to_string();
+    let body = item.child_by_field_name("body")?;
+    let mut entries = Vec::new();
+    for variant in children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
+        let Some(ident) = variant.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else {
+            continue;
+        };
+        let own: Vec<String> =
+            attribute_text(ctx, variant).into_iter().filter(|t| t.contains("serde")).collect();
+        if own.iter().any(|t| t.contains("other")) {
+            entries.push((String::new(), Expr::Str(ident)));
+            continue;
+        }
+        if own.iter().any(|t| t.contains("skip")) {
+            continue;
+        }
+        let wire = own.iter().find_map(|t| quoted(t, "rename")).unwrap_or_else(|| match rule.as_deref() {
+            Some(rule) => crate::lower::variant_renamed(&ident, rule),
+            None => ident.clone(),
+        });
+        for alias in own.iter().filter_map(|t| quoted(t, "alias")) {
+            entries.push((alias, Expr::Str(ident.clone())));
+        }
+        entries.push((wire, Expr::Str(ident)));
+    }
+    let span = ctx.span(item);
+    Some(Stmt::Assign {
+        target: format!("{name}.{}", crate::lower::TAGGED_BY_METHOD),
+        value: Expr::Object { entries, span },
+        span,
+    })
+}
+
 /// `#[serde(rename = "...")]` on a field, `#[serde(rename_all = "camelCase")]` on the
 /// struct: the JSON members its fields serialise as.
 fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
-    let attribute_text = |node: Node| {
-        let mut texts = Vec::new();
-        let mut sibling = node.prev_named_sibling();
-        // Attributes above the item, past doc comments written between them.
-        while let Some(s) =
-            sibling.filter(|s| matches!(s.kind(), "attribute_item" | "line_comment" | "block_comment"))
-        {
-            if s.kind() == "attribute_item" {
-                texts.push(ctx.text(s).to_string());
-            }
-            sibling = s.prev_named_sibling();
-        }
-        texts
-    };
-    let quoted = |text: &str, key: &str| {
-        let at = text.find(key)?;
-        let rest = &text[at + key.len()..];
-        let rest = rest.trim_start().strip_prefix('=')?.trim_start().strip_prefix('"')?;
-        rest.split('"').next().map(str::to_string)
-    };
+    let attribute_text = |node: Node| attribute_text(ctx, node);
     let rule =
         attribute_text(item).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename_all"));
     let Some(body) = item.child_by_field_name("body") else { return };
@@ -661,10 +757,8 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
         {
             facts.id_members.push((owner.clone(), !optional && !defaulted));
         }
-        let explicit = attribute_text(field)
-            .iter()
-            .filter(|t| t.contains("serde"))
-            .find_map(|t| quoted(&t.replace("rename_all", "-"), "rename"));
+        let explicit =
+            attribute_text(field).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename"));
         let json = explicit.or_else(|| rule.as_deref().map(|r| crate::lower::renamed(&name, r)));
         if let Some(json) = json.filter(|j| *j != name) {
             facts.json_names.push((name, json));
@@ -768,13 +862,30 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     match last.as_str() {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
-        "Ok" | "Err" => {
+        // `HttpResponse::Ok()` is actix's 200 builder, not a result.
+        "Ok" | "Err" if !callee.starts_with("HttpResponse::") => {
             return Expr::Variant { name: last, inner: args.into_iter().next().map(Box::new) };
         }
         "Json" => {
             return Expr::Http { status: None, body: args.into_iter().next().map(Box::new), span };
         }
         _ => {}
+    }
+    // `Outcome::Answer(reply)`, `Self::Refusal(err)`: a tuple variant of the code's own
+    // enum holds its value under the variant's name (a function would be snake_case).
+    let path =
+        |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
+    if let Some((ty, variant)) = callee.rsplit_once("::")
+        && args.len() == 1
+        && path(ty)
+        && path(variant)
+        && crate::lower::last_segment(ty).starts_with(|c: char| c.is_ascii_uppercase())
+        && crate::lower::last_segment(ty) != "Value"
+        && variant.starts_with(|c: char| c.is_ascii_uppercase())
+        && variant.chars().any(|c| c.is_ascii_lowercase())
+        && !matches!(variant, "Some" | "Ok" | "Err" | "Json")
+    {
+        return Expr::Variant { name: variant.to_string(), inner: args.into_iter().next().map(Box::new) };
     }
     if callee.starts_with("HttpResponse::")
         && let Some(status) = status_by_name(&last)
@@ -797,8 +908,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
-    if func.kind() == "field_expression" && matches!(last.as_str(), "map" | "and_then") {
-        // `id.map(|id| reply(id))` runs the closure only when the option holds a value.
+    if func.kind() == "field_expression"
+        && matches!(last.as_str(), "map" | "and_then" | "is_some_and" | "is_none_or")
+    {
+        // `id.map(|id| reply(id))` runs the closure only when the option holds a value;
+        // `id.is_some_and(|v| !v.is_null())` tests what it holds, and is false without one.
         let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
         if let ([closure], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
             && closure.kind() == "closure_expression"
@@ -813,8 +927,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 then.push(Stmt::Assign { target: p, value: recv.clone(), span });
             }
             then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
-            let cond = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
-            return Expr::If { cond: Box::new(cond), then, otherwise: vec![Stmt::Yield(Expr::Null)], span };
+            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+            let empty = match last.as_str() {
+                "is_some_and" => Expr::Bool(false),
+                "is_none_or" => Expr::Bool(true),
+                _ => Expr::Null,
+            };
+            return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
         }
     }
     if func.kind() == "field_expression"
@@ -863,6 +982,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 });
             }
         }
+    }
+    // `InitializedHandler {}.handle(request, session)`: the method of the type built
+    // there (not any method of that name), as `InitializedHandler::handle(..)` is.
+    if func.kind() == "field_expression"
+        && let Some(value) = func.child_by_field_name("value").filter(|v| v.kind() == "struct_expression")
+        && let Some(ty) = value.child_by_field_name("name").map(|t| ctx.text(t))
+    {
+        let ty = ty.split('<').next().unwrap_or(ty).trim_end_matches("::");
+        return call(format!("{ty}::{last}"), None, args, Vec::new(), span);
     }
     if func.kind() == "field_expression" {
         let value = func.child_by_field_name("value");
@@ -955,6 +1083,8 @@ fn http_builder(
         ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
         ("body", Some(Expr::Null)) => Expr::Http { status, body: None, span },
         ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
+        // `.streaming(events)`: a body of events made elsewhere, not one the scan reads.
+        ("streaming", Some(_)) => Expr::Http { status, body: Some(Box::new(Expr::unknown())), span },
         _ => Expr::Http { status, body, span },
     }
 }
