@@ -470,6 +470,43 @@ impl<'a> Program<'a> {
         }
     }
 
+    /// The folder of the repository's own Go package whose constructor or type made the
+    /// value a variable of the caller's file holds (`h := mcp.NewHandler(..)`,
+    /// `h := &mcp.Handler{}`), when every assignment of it in the file agrees.
+    fn go_package_of_value(&self, from: FnId, var: &str) -> Option<&str> {
+        let caller = self.file_of(from);
+        let local = self.go_local.get(caller.path.as_str())?;
+        let package_of = |e: &'a Expr| -> Option<&'a str> {
+            let callee = match e {
+                Expr::Call { callee, .. } => callee.as_str(),
+                _ => return None,
+            };
+            let (package, _) = callee.split_once('.')?;
+            let package = package.trim_start_matches('&');
+            (!package.is_empty() && package.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+                .then_some(package)
+        };
+        let mut found: Option<&str> = None;
+        for f in caller.functions.iter() {
+            for stmt in &f.body {
+                if let Stmt::Assign { target, value, .. } = stmt
+                    && target == var
+                {
+                    let package = package_of(value)?;
+                    if found.is_some_and(|p| p != package) {
+                        return None;
+                    }
+                    found = Some(package);
+                }
+            }
+        }
+        let package = found?;
+        local
+            .iter()
+            .find(|d| d.as_str() == package || d.ends_with(&format!("/{package}")))
+            .map(String::as_str)
+    }
+
     /// Whether `caller` imports the file at `path`: by an import hint, or as a Go
     /// package of the repository's own module.
     fn imports(&self, caller: &FileFacts, path: &str) -> bool {
@@ -830,6 +867,25 @@ impl<'a> Program<'a> {
             })
         {
             return None;
+        }
+        // `h := mcp.NewHandler(..)` then `h.HandleRequest(..)`: a method of a type of the
+        // package `mcp` (one of the repository's own), not of another package's type
+        // with a method of that name.
+        if caller.language == Language::Go
+            && !qualifier.is_empty()
+            && !qualifier.contains(['.', '(', '['])
+            && let Some(dir) = self.go_package_of_value(from, qualifier)
+        {
+            let in_package = self
+                .by_name
+                .get(name)
+                .into_iter()
+                .flatten()
+                .copied()
+                .find(|id| fits(id) && dir_of(&self.file_of(*id).path) == dir);
+            if in_package.is_some() {
+                return in_package;
+            }
         }
         // A name imported from a package outside the scanned code is the package's.
         if qualifier.is_empty()

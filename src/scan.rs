@@ -244,7 +244,15 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
         FileResult::Deferred { weak: true } => analyse(0, language, grammar, path, bytes, &opts, true),
         other => other,
     };
-    Some(report(vec![path.to_string()], vec![result], Vec::new(), Packages { go: &[], rust: &[] }, &opts, &[], started))
+    Some(report(
+        vec![path.to_string()],
+        vec![result],
+        Vec::new(),
+        Packages { go: &[], rust: &[] },
+        &opts,
+        &[],
+        started,
+    ))
 }
 
 /// The repository's own packages, by which its files import each other: Go modules

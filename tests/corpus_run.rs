@@ -158,6 +158,13 @@ fn corpus_run_scores_rows_against_their_labels() {
         "{}",
         run.out
     );
+    // Exports kept between runs: a row whose commit is missing stays skipped (no empty
+    // folder is left behind to be taken for its export the next time).
+    let kept = scratch.path().join("kept");
+    for _ in 0..2 {
+        let run = corpus_run(&repos, &tsv, &["--keep", kept.to_str().expect("path")]);
+        assert!(run.out.contains("rows skipped, repository or commit not fetched (1): C1"), "{}", run.out);
+    }
 
     // A scanner that fails is a run error: exit 1, and the row is named.
     let first = &rows[0];

@@ -29,5 +29,9 @@ pub const CONTEXT_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[
     ("SendStatus", Some(0), None),
 ];
 
+/// Packages whose `Status...` constants are HTTP statuses: net/http's
+/// `http.StatusAccepted`, fiber's `fiber.StatusAccepted`.
+pub const STATUS_PACKAGES: &[&str] = &["http.Status", "fiber.Status"];
+
 /// Context methods that decode the request body into their argument.
 pub const CONTEXT_DECODERS: &[&str] = &["ShouldBindJSON", "BindJSON", "Bind", "ShouldBind", "BodyParser"];

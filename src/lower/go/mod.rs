@@ -612,7 +612,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if t == "os.Stdin" {
                 ctx.saw_stdin = true;
             }
-            if t.starts_with("http.Status")
+            if frameworks::STATUS_PACKAGES.iter().any(|p| t.starts_with(p))
                 && let Some(status) = status_by_name(t)
             {
                 return Expr::Int(i64::from(status));
