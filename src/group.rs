@@ -442,9 +442,7 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
             }
             Expr::Lookup { collection, key } if matches!(collection.as_ref(), Expr::Var(t) if prog.reads_registry(t, key, id)) => {
                 for m in prog.registered_methods(id) {
-                    if let Some(h) = prog.registration(m, id) {
-                        add(prog.resolve(h, id), r);
-                    }
+                    add(prog.registered_function(m, id), r);
                 }
             }
             _ => {}

@@ -69,6 +69,9 @@ pub struct Program<'a> {
 struct Registered {
     method: String,
     handler: String,
+    /// The function that registers it, where its handler's name is resolved
+    /// (`s.handlePing` is a method of the registering code's own type).
+    by: Option<FnId>,
     /// The table it fills, by the last segment of its name (`handlers` for `self.handlers`).
     table: String,
     file: u32,
@@ -238,6 +241,7 @@ impl<'a> Program<'a> {
             for r in &file.registrations {
                 let index = file.functions.first().map(|f| f.span.file).unwrap_or(0);
                 registrations.push(Registered {
+                    by: None,
                     method: r.method.clone(),
                     handler: r.handler.clone(),
                     table: crate::lower::last_segment(&r.registry).to_string(),
@@ -390,7 +394,7 @@ impl<'a> Program<'a> {
                     && crate::model::is_mcp_method(&method)
                 {
                     let table = crate::lower::last_segment(table).to_string();
-                    out.push(Registered { method, handler, table, file: f.span.file });
+                    out.push(Registered { method, handler, by: Some(id), table, file: f.span.file });
                 }
             });
         }
@@ -411,7 +415,7 @@ impl<'a> Program<'a> {
                 if let (Some(method), Some(handler)) =
                     (method.filter(|m| crate::model::is_mcp_method(m)), handler)
                 {
-                    out.push(Registered { method, handler, table: table.clone(), file: index });
+                    out.push(Registered { method, handler, by: Some(id), table: table.clone(), file: index });
                 }
             });
         }
@@ -1048,10 +1052,15 @@ impl<'a> Program<'a> {
         }
     }
 
-    /// Registrations visible from `from`.
+    /// Registrations visible from `from`: made in a related folder, or by code that
+    /// imports the dispatcher's module (a server package registering its handlers into a
+    /// JSON-RPC package's table: `s.rpc.RegisterMethod(MethodPing, s.ping)`).
     fn visible(&self, from: FnId) -> impl Iterator<Item = &Registered> {
         let here = self.file_of(from).path.as_str();
-        self.registrations.iter().filter(move |r| closeness(here, self.path_of_index(r.file)).is_some())
+        self.registrations.iter().filter(move |r| {
+            closeness(here, self.path_of_index(r.file)).is_some()
+                || self.file_by_index(r.file).is_some_and(|f| self.imports(f, here))
+        })
     }
 
     pub fn has_registrations(&self, from: FnId) -> bool {
@@ -1061,6 +1070,13 @@ impl<'a> Program<'a> {
     /// The handler registered for a method name, as seen from `from`.
     pub fn registration(&self, method: &str, from: FnId) -> Option<&str> {
         self.visible(from).find(|r| r.method == method).map(|r| r.handler.as_str())
+    }
+
+    /// The function registered for a method name, as seen from `from`: its name
+    /// resolved where it was registered, else from `from`.
+    pub fn registered_function(&self, method: &str, from: FnId) -> Option<FnId> {
+        let r = self.visible(from).find(|r| r.method == method)?;
+        r.by.and_then(|by| self.resolve(&r.handler, by)).or_else(|| self.resolve(&r.handler, from))
     }
 
     pub fn registered_methods(&self, from: FnId) -> Vec<&str> {

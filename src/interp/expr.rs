@@ -768,8 +768,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
             }
             _ if registered => match self.prog.registration(&k, here) {
-                Some(handler) => {
-                    self.prog.resolve(handler, here).map(Value::Func).unwrap_or_else(Value::unknown)
+                Some(_) => {
+                    self.prog.registered_function(&k, here).map(Value::Func).unwrap_or_else(Value::unknown)
                 }
                 None => Value::Null,
             },
