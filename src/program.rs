@@ -403,6 +403,65 @@ impl<'a> Program<'a> {
         }
         for (id, (_, f)) in self.functions.iter().enumerate() {
             let index = f.span.file;
+            // `for name, method := range methods { t.RegisterMethod(name, method) }` over a
+            // table written in the function: each entry is registered.
+            crate::model::walk_block(&f.body, &mut |e| {
+                let Expr::ForEach { targets, iterable, body } = e else { return };
+                let Some(value_var) = targets.last() else { return };
+                // The table itself, or its pairs: Python's `table.items()`, JavaScript's
+                // `Object.entries(table)`.
+                let source = match iterable.as_ref() {
+                    Expr::Call { callee, receiver: Some(r), args, .. }
+                        if callee.ends_with("items") && args.is_empty() =>
+                    {
+                        r.as_ref()
+                    }
+                    Expr::Call { callee, receiver: None, args, .. }
+                        if callee == "Object.entries" && args.len() == 1 =>
+                    {
+                        &args[0]
+                    }
+                    other => other,
+                };
+                let table = match source {
+                    Expr::Object { entries, .. } => Some(entries),
+                    Expr::Var(v) => f.body.iter().find_map(|s| match s {
+                        Stmt::Assign { target, value: Expr::Object { entries, .. }, .. } if target == v => {
+                            Some(entries)
+                        }
+                        _ => None,
+                    }),
+                    _ => None,
+                };
+                let Some(entries) = table else { return };
+                crate::model::walk_block(body, &mut |c| {
+                    let Expr::Call { callee, args, .. } = c else { return };
+                    let Some((k, v, table)) = registrars.get(crate::lower::last_segment(callee)) else {
+                        return;
+                    };
+                    let positional: Vec<&Expr> =
+                        args.iter().filter(|a| !matches!(a, Expr::Named { .. })).collect();
+                    let by_entry = matches!(positional.get(*v), Some(Expr::Var(h)) if h == value_var)
+                        && matches!(positional.get(*k), Some(Expr::Var(key)) if key != value_var);
+                    if !by_entry {
+                        return;
+                    }
+                    for (key, handler) in entries.iter() {
+                        let method = self.table_key(key, id).unwrap_or(key).to_string();
+                        if let Some(handler) =
+                            handler_of(handler).filter(|_| crate::model::is_mcp_method(&method))
+                        {
+                            out.push(Registered {
+                                method,
+                                handler,
+                                by: Some(id),
+                                table: table.clone(),
+                                file: index,
+                            });
+                        }
+                    }
+                });
+            });
             crate::model::walk_block(&f.body, &mut |e| {
                 let Expr::Call { callee, args, .. } = e else { return };
                 let Some((k, v, table)) = registrars.get(crate::lower::last_segment(callee)) else { return };
