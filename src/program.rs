@@ -533,9 +533,10 @@ impl<'a> Program<'a> {
         }
     }
 
-    /// The folder of the repository's own Go package whose constructor or type made the
-    /// value a variable of the caller's file holds (`h := mcp.NewHandler(..)`,
-    /// `h := &mcp.Handler{}`), when every assignment of it in the file agrees.
+    /// The folder of the repository's own Go package whose constructor made the value a
+    /// variable of the caller's file holds (`h := mcp.NewHandler(..)`), when every
+    /// assignment of it in the file (a route closure's enclosing function included)
+    /// agrees.
     fn go_package_of_value(&self, from: FnId, var: &str) -> Option<&str> {
         let caller = self.file_of(from);
         let local = self.go_local.get(caller.path.as_str())?;
@@ -545,7 +546,6 @@ impl<'a> Program<'a> {
                 _ => return None,
             };
             let (package, _) = callee.split_once('.')?;
-            let package = package.trim_start_matches('&');
             (!package.is_empty() && package.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
                 .then_some(package)
         };
@@ -933,21 +933,15 @@ impl<'a> Program<'a> {
         }
         // `h := mcp.NewHandler(..)` then `h.HandleRequest(..)`: a method of a type of the
         // package `mcp` (one of the repository's own), not of another package's type
-        // with a method of that name.
-        if caller.language == Language::Go
-            && !qualifier.is_empty()
-            && !qualifier.contains(['.', '(', '['])
-            && let Some(dir) = self.go_package_of_value(from, qualifier)
-        {
-            let in_package = self
-                .by_name
-                .get(name)
-                .into_iter()
-                .flatten()
-                .copied()
-                .find(|id| fits(id) && dir_of(&self.file_of(*id).path) == dir);
-            if in_package.is_some() {
-                return in_package;
+        // with a method of that name. Looked for only when more than one would fit.
+        if caller.language == Language::Go && !qualifier.is_empty() && !qualifier.contains(['.', '(', '[']) {
+            let fitting: Vec<FnId> =
+                self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
+            if fitting.len() > 1
+                && let Some(dir) = self.go_package_of_value(from, qualifier)
+                && let Some(id) = fitting.iter().copied().find(|id| dir_of(&self.file_of(*id).path) == dir)
+            {
+                return Some(id);
             }
         }
         // A name imported from a package outside the scanned code is the package's.

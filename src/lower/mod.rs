@@ -1052,7 +1052,17 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
 
 #[cfg(test)]
 mod tests {
-    use super::{imports_module, reads_initialized_state, type_class};
+    use super::{imports_module, reads_initialized_state, type_class, variant_renamed};
+
+    #[test]
+    fn enum_variants_are_renamed_as_serde_renames_them() {
+        assert_eq!(variant_renamed("ToolsList", "lowercase"), "toolslist");
+        assert_eq!(variant_renamed("ToolsList", "snake_case"), "tools_list");
+        assert_eq!(variant_renamed("ToolsList", "camelCase"), "toolsList");
+        assert_eq!(variant_renamed("ToolsList", "kebab-case"), "tools-list");
+        assert_eq!(variant_renamed("ToolsList", "SCREAMING_SNAKE_CASE"), "TOOLS_LIST");
+        assert_eq!(variant_renamed("Ping", "PascalCase"), "Ping");
+    }
 
     #[test]
     fn a_declared_type_names_its_one_class_through_wrappers() {

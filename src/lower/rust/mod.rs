@@ -684,6 +684,15 @@ fn quoted(text: &str, key: &str) -> Option<String> {
     None
 }
 
+/// Whether an attribute holds a bare flag (`other` in `#[serde(other)]`), outside its
+/// quoted strings (`#[serde(rename = "mother/board")]` holds none).
+fn has_flag(text: &str, flag: &str) -> bool {
+    text.split('"')
+        .step_by(2)
+        .flat_map(|outside| outside.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .any(|word| word == flag)
+}
+
 /// `#[serde(tag = "method")] enum Incoming { #[serde(rename = "ping")] Ping(Ping), .. }`:
 /// decoding a message picks the variant its `method` names. The table of wire names
 /// to variants, kept as the enum's module-level binding (`Incoming.<TAGGED>`); a
@@ -704,11 +713,11 @@ fn tagged_by_method(ctx: &Ctx, item: Node) -> Option<Stmt> {
         };
         let own: Vec<String> =
             attribute_text(ctx, variant).into_iter().filter(|t| t.contains("serde")).collect();
-        if own.iter().any(|t| t.contains("other")) {
+        if own.iter().any(|t| has_flag(t, "other")) {
             entries.push((String::new(), Expr::Str(ident)));
             continue;
         }
-        if own.iter().any(|t| t.contains("skip")) {
+        if own.iter().any(|t| has_flag(t, "skip") || has_flag(t, "skip_deserializing")) {
             continue;
         }
         let wire = own.iter().find_map(|t| quoted(t, "rename")).unwrap_or_else(|| match rule.as_deref() {
@@ -1086,5 +1095,21 @@ fn http_builder(
         // `.streaming(events)`: a body of events made elsewhere, not one the scan reads.
         ("streaming", Some(_)) => Expr::Http { status, body: Some(Box::new(Expr::unknown())), span },
         _ => Expr::Http { status, body, span },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_flag, quoted};
+
+    #[test]
+    fn serde_attributes_are_read_by_key_and_flag() {
+        let attr = r#"#[serde(rename_all = "camelCase", rename = "tools/list")]"#;
+        assert_eq!(quoted(attr, "rename").as_deref(), Some("tools/list"));
+        assert_eq!(quoted(attr, "rename_all").as_deref(), Some("camelCase"));
+        assert_eq!(quoted(attr, "tag"), None);
+        assert!(has_flag("#[serde(other)]", "other"));
+        assert!(!has_flag(r#"#[serde(rename = "mother/board")]"#, "other"));
+        assert!(!has_flag(r#"#[serde(rename = "other")]"#, "other"));
     }
 }
