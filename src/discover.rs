@@ -161,23 +161,20 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                 let Some(ft) = entry.file_type() else {
                     return ignore::WalkState::Continue;
                 };
-                if ft.is_file() && entry.file_name() == "go.mod" {
-                    if let Some(module) = go_module_path(entry.path()) {
+                // Package manifests: the folder they sit in and the name code imports it by.
+                if ft.is_file() {
+                    let manifest = match entry.file_name().to_str() {
+                        Some("go.mod") => go_module_path(entry.path()).map(|m| (true, m)),
+                        Some("Cargo.toml") => cargo_package_name(entry.path()).map(|n| (false, n)),
+                        _ => None,
+                    };
+                    if let Some((go, name)) = manifest {
                         let folder = display_path(entry.path(), root);
-                        let folder =
-                            folder.strip_suffix("go.mod").unwrap_or("").trim_end_matches('/').to_string();
-                        out.lock().unwrap_or_else(|e| e.into_inner()).go_modules.push((folder, module));
+                        let folder = folder.rsplit_once('/').map(|(f, _)| f.to_string()).unwrap_or_default();
+                        let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
+                        if go { &mut d.go_modules } else { &mut d.rust_crates }.push((folder, name));
+                        return ignore::WalkState::Continue;
                     }
-                    return ignore::WalkState::Continue;
-                }
-                if ft.is_file() && entry.file_name() == "Cargo.toml" {
-                    if let Some(name) = cargo_package_name(entry.path()) {
-                        let folder = display_path(entry.path(), root);
-                        let folder =
-                            folder.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/').to_string();
-                        out.lock().unwrap_or_else(|e| e.into_inner()).rust_crates.push((folder, name));
-                    }
-                    return ignore::WalkState::Continue;
                 }
                 if ft.is_dir() || language_of(entry.path()).is_none() {
                     return ignore::WalkState::Continue;
