@@ -95,11 +95,17 @@ pub fn display_path(path: &Path, root: &Path) -> String {
     if rel.has_root() {
         return rel.to_string_lossy().replace('\\', "/");
     }
-    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-    if parts.is_empty() {
+    let mut out = String::new();
+    for c in rel.components() {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(&c.as_os_str().to_string_lossy());
+    }
+    if out.is_empty() {
         path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     } else {
-        parts.join("/")
+        out
     }
 }
 
@@ -115,7 +121,7 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
         } else if !excluded(opts.exclude, p, false) {
             // A file named on the command line is scanned, unless the configuration excludes it.
             let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
-            consider(p, root, meta.len(), meta.is_file(), opts, &mut d);
+            consider(p, display_path(p, root), root, meta.len(), meta.is_file(), opts, &mut d);
         }
     }
     if let Some((first, rest)) = dirs.split_first() {
@@ -142,15 +148,17 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                 !(skipped || ignored)
             });
         builder.build_parallel().run(|| {
-            let out = &out;
+            // Each walker thread fills its own batch, merged when the thread is done:
+            // no lock taken per file.
+            let mut batch = Batch { found: Discovered::default(), into: &out };
             Box::new(move |entry| {
+                let d = &mut batch.found;
                 let entry = match entry {
                     Ok(e) => e,
                     Err(err) => {
                         // An unreadable folder or a broken entry: say so, and walk on.
                         let display =
                             walk_error_path(&err).map(|p| display_path(p, root)).unwrap_or_default();
-                        let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
                         d.skipped.push(Skipped {
                             display,
                             reason: format!("cannot read: {}", walk_error_text(&err)),
@@ -171,7 +179,6 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                     if let Some((go, name)) = manifest {
                         let folder = display_path(entry.path(), root);
                         let folder = folder.rsplit_once('/').map(|(f, _)| f.to_string()).unwrap_or_default();
-                        let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
                         if go { &mut d.go_modules } else { &mut d.rust_crates }.push((folder, name));
                         return ignore::WalkState::Continue;
                     }
@@ -179,17 +186,12 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                 if ft.is_dir() || language_of(entry.path()).is_none() {
                     return ignore::WalkState::Continue;
                 }
-                let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
+                let display = display_path(entry.path(), root);
                 if ft.is_symlink() {
-                    d.skipped.push(Skipped {
-                        display: display_path(entry.path(), root),
-                        reason: "symbolic link: not followed".into(),
-                    });
-                } else {
+                    d.skipped.push(Skipped { display, reason: "symbolic link: not followed".into() });
+                } else if !is_test_path(&display) {
                     // The size cap is applied while reading: no stat per file here.
-                    if !is_test_path(&display_path(entry.path(), root)) {
-                        consider(entry.path(), root, 0, ft.is_file(), opts, &mut d);
-                    }
+                    consider(entry.path(), display, root, 0, ft.is_file(), opts, d);
                 }
                 ignore::WalkState::Continue
             })
@@ -233,8 +235,15 @@ fn cargo_package_name(path: &Path) -> Option<String> {
     Some(name.replace('-', "_"))
 }
 
-fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, d: &mut Discovered) {
-    let display = display_path(path, root);
+fn consider(
+    path: &Path,
+    display: String,
+    root: &Path,
+    size: u64,
+    regular: bool,
+    opts: &Options,
+    d: &mut Discovered,
+) {
     let Some(language) = language_of(path) else {
         d.skipped.push(Skipped {
             display,
@@ -255,6 +264,22 @@ fn consider(path: &Path, root: &Path, size: u64, regular: bool, opts: &Options, 
         let same = rebuilt == path || rebuilt.strip_prefix(".").is_ok_and(|r| r == path);
         let own_path = (!same).then(|| path.into());
         d.files.push(Candidate { display: display.into_boxed_str(), own_path, language, size });
+    }
+}
+
+/// One walker thread's findings, added to the shared ones when the thread drops it.
+struct Batch<'a> {
+    found: Discovered,
+    into: &'a Mutex<Discovered>,
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        let mut d = self.into.lock().unwrap_or_else(|e| e.into_inner());
+        d.files.append(&mut self.found.files);
+        d.skipped.append(&mut self.found.skipped);
+        d.go_modules.append(&mut self.found.go_modules);
+        d.rust_crates.append(&mut self.found.rust_crates);
     }
 }
 
