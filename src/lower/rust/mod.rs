@@ -34,6 +34,9 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
         return;
     }
     for item in children(node) {
+        if test_only(ctx, item) {
+            continue;
+        }
         match item.kind() {
             "function_item" => function(ctx, item, facts, owner),
             "impl_item" | "trait_item" => {
@@ -242,7 +245,7 @@ fn bound_closure(value: Node) -> Option<Node> {
     }
 }
 
-fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+pub(super) fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
@@ -653,6 +656,21 @@ fn untagged_variants(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
             ));
         }
     }
+}
+
+/// Test code inside a source file: a `#[cfg(test)]` item (the `mod tests` beside the
+/// code) or a `#[test]` function (`#[tokio::test]` too). Like test files, it drives
+/// the server with fake messages and is not read.
+fn test_only(ctx: &Ctx, item: Node) -> bool {
+    attribute_text(ctx, item).iter().any(|a| {
+        let inner: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+        let inner = inner.strip_prefix("#[").and_then(|i| i.strip_suffix(']')).unwrap_or("");
+        let path = inner.split('(').next().unwrap_or("");
+        inner == "cfg(test)"
+            || inner.starts_with("cfg(all(test,")
+            || path == "test"
+            || path.ends_with("::test")
+    })
 }
 
 /// The attributes written above an item or field, past doc comments between them.
