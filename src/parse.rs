@@ -87,6 +87,29 @@ pub fn parse(grammar: Grammar, src: &[u8], budget: Duration) -> Result<tree_sitt
     })
 }
 
+/// Parses one stretch of a file as its own piece of code (the expression written
+/// among a macro's tokens), with the nodes placed at their offsets in the file.
+/// `None` when the grammar's parser is busy on this thread or gives up.
+pub fn parse_part(grammar: Grammar, src: &[u8], part: tree_sitter::Range) -> Option<tree_sitter::Tree> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.try_borrow_mut().ok()?;
+        let parser = match parsers.entry(grammar) {
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&grammar.language()).ok()?;
+                v.insert(p)
+            }
+        };
+        parser.reset();
+        parser.set_included_ranges(&[part]).ok()?;
+        let tree = parser.parse(src, None);
+        // Back to whole files for the next parse.
+        let _ = parser.set_included_ranges(&[]);
+        tree
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +121,30 @@ mod tests {
             p.set_language(&grammar.language())
                 .unwrap_or_else(|e| panic!("{grammar:?} grammar does not load: {e}"));
         }
+    }
+
+    #[test]
+    fn a_part_parses_in_place_and_the_next_parse_sees_the_whole_file() {
+        let src = b"fn f() { g!(a.b[\"c\"] + 1); }";
+        let start = 12;
+        let end = 24;
+        assert_eq!(&src[start..end], b"a.b[\"c\"] + 1");
+        let range = tree_sitter::Range {
+            start_byte: start,
+            end_byte: end,
+            start_point: tree_sitter::Point { row: 0, column: start },
+            end_point: tree_sitter::Point { row: 0, column: end },
+        };
+        let tree = parse_part(Grammar::Rust, src, range).expect("a tree");
+        // A bare expression is not an item: it comes back inside an error node, whole.
+        let root = tree.root_node();
+        assert_eq!(root.start_byte(), start);
+        let mut cursor = root.walk();
+        let inner = root.named_children(&mut cursor).next().and_then(|e| e.named_child(0)).expect("a node");
+        assert_eq!(inner.kind(), "binary_expression", "{}", root.to_sexp());
+        assert_eq!((inner.start_byte(), inner.end_byte()), (start, end));
+        let whole = parse(Grammar::Rust, src, Duration::from_secs(1)).expect("a tree");
+        assert!(whole.root_node().to_sexp().starts_with("(source_file (function_item"));
     }
 
     #[test]

@@ -154,6 +154,21 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
     {
         return Expr::Int(-n);
     }
+    // Any other value is a Rust expression written as tokens (`msg["params"]["id"]`,
+    // `req.id.clone()`, `negotiate(&v)`): parse those tokens as one, in place.
+    if let (Some(first), Some(last)) = (tokens.first(), tokens.last()) {
+        let part = tree_sitter::Range {
+            start_byte: first.start_byte(),
+            end_byte: last.end_byte(),
+            start_point: first.start_position(),
+            end_point: last.end_position(),
+        };
+        if let Some(tree) = crate::parse::parse_part(crate::parse::Grammar::Rust, ctx.src, part)
+            && let Some(node) = whole_expression(tree.root_node(), part)
+        {
+            return super::expr(ctx, node, facts);
+        }
+    }
     // A path or method chain: `request.id`, `params.protocol_version.clone()`.
     let mut after_dot = false;
     let mut parts = Vec::new();
@@ -175,6 +190,24 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
         }
     }
     Expr::opaque(parts)
+}
+
+/// The expression a parsed stretch of tokens is: the one node spanning all of it,
+/// parsed without error (a file holds items, so a bare expression sits inside an
+/// error node or a statement: both are looked through).
+fn whole_expression<'t>(root: Node<'t>, part: tree_sitter::Range) -> Option<Node<'t>> {
+    let mut node = root;
+    loop {
+        let spans = node.start_byte() == part.start_byte && node.end_byte() == part.end_byte;
+        let wrapper = matches!(node.kind(), "source_file" | "ERROR" | "expression_statement");
+        if spans && !wrapper {
+            return (!node.has_error()).then_some(node);
+        }
+        if !wrapper || node.named_child_count() != 1 {
+            return None;
+        }
+        node = node.named_child(0)?;
+    }
 }
 
 /// `{name}` and `{name:?}` arguments written inside a format string.
