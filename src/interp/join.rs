@@ -95,14 +95,26 @@ pub(super) fn join_valued(pairs: Vec<(State, Vec<Value>)>) -> Vec<(State, Vec<Va
 }
 
 fn join_by(states: Vec<State>, same: fn(&State, &State) -> bool) -> Vec<State> {
-    let mut groups: Vec<Vec<State>> = Vec::new();
+    // Paths are compared only with the groups whose first path has the same effects
+    // (hashed once per path): comparing every path with every group walked the
+    // effects' values again and again on servers with many paths.
+    let mut groups: Vec<(u64, Vec<State>)> = Vec::new();
     for s in states {
-        match groups.iter_mut().find(|g| same(&g[0], &s)) {
-            Some(g) => g.push(s),
-            None => groups.push(vec![s]),
+        let key = effects_key(&s.effects);
+        match groups.iter_mut().find(|(k, g)| *k == key && same(&g[0], &s)) {
+            Some((_, g)) => g.push(s),
+            None => groups.push((key, vec![s])),
         }
     }
-    groups.into_iter().map(merge).collect()
+    groups.into_iter().map(|(_, g)| merge(g)).collect()
+}
+
+/// A hash of a path's effects: paths that may join have equal effects.
+fn effects_key(effects: &[Effect]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    effects.hash(&mut h);
+    h.finish()
 }
 
 /// One path from several that agree on their course: variables that differ hold
