@@ -1056,9 +1056,19 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         return Expr::unknown();
     }
     // Route and event registrations name the functions that receive messages.
+    // The path is a string, or (Express) an array of them: `app.post(["/", "/mcp"], h)`.
+    let route_path = |a: &Node| match a.kind() {
+        "string" | "template_string" => unquote(ctx.text(*a)).starts_with('/'),
+        "array" => {
+            let items = children(*a);
+            !items.is_empty()
+                && items.iter().all(|i| i.kind() == "string" && unquote(ctx.text(*i)).starts_with('/'))
+        }
+        _ => false,
+    };
     if receiver_node.is_some()
         && ROUTE_METHODS.contains(&last.as_str())
-        && first_str.as_deref().is_some_and(|p| p.starts_with('/'))
+        && arg_nodes.first().is_some_and(route_path)
     {
         for a in &arg_nodes[1..] {
             let name = callable_name(ctx, js, *a, facts);
