@@ -33,14 +33,12 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             if text.contains("stderr") {
                 return Expr::unknown();
             }
-            let mut args = tree.map(|t| token_vars(ctx, t)).unwrap_or_default();
-            // `writeln!(out, "{}", json!({...}))`: the object the nested macro builds.
-            if let Some(t) = tree {
-                args.extend(nested_json(ctx, t, facts));
-            }
+            // `writeln!(out, "{}", respond(&msg))`, `println!("{}", json!({...}))`: each
+            // argument is the expression it is, calls and nested macros included.
+            let args = tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default();
             Expr::Call { callee: crate::lower::EMIT.into(), receiver: None, args, span }
         }
-        "format" | "anyhow" => Expr::opaque(tree.map(|t| token_vars(ctx, t)).unwrap_or_default()),
+        "format" | "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
         // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
         _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
     }
@@ -64,22 +62,34 @@ fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
     out
 }
 
-/// The values of `json!(...)` invocations written among a macro's arguments.
-fn nested_json(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
-    let mut cursor = tree.walk();
-    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+/// The arguments of a formatting macro (`println!`, `writeln!`, `format!`): the
+/// format string stands for the names written inside it (`"{reply}"`), every other
+/// argument is parsed as the expression it is; one that does not parse stands for
+/// the names it holds.
+fn macro_args(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
     let mut out = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
-        if t.kind() == "token_tree"
-            && i >= 2
-            && ctx.text(tokens[i - 1]) == "!"
-            && ctx.text(tokens[i - 2]) == "json"
-            && let Some(inner) = children(*t).into_iter().next()
-        {
-            out.push(token_value(ctx, &[inner], facts));
+    for seg in split_commas(tree).into_iter().filter(|s| !s.is_empty()) {
+        match seg.as_slice() {
+            [one] if one.kind() == "string_literal" => {
+                out.extend(inline_format_args(ctx.text(*one)).map(Expr::Var));
+            }
+            [one] => out.push(token_value(ctx, &[*one], facts)),
+            _ => match parsed_tokens(ctx, &seg, facts) {
+                Some(e) => out.push(e),
+                None => out.extend(seg.iter().flat_map(|t| token_vars_of(ctx, *t))),
+            },
         }
     }
     out
+}
+
+/// Identifiers of one token (a token tree's, recursively), as variables.
+fn token_vars_of(ctx: &Ctx, token: Node) -> Vec<Expr> {
+    match token.kind() {
+        "identifier" => vec![Expr::Var(ctx.text(token).to_string())],
+        "token_tree" => token_vars(ctx, token),
+        _ => Vec::new(),
+    }
 }
 
 /// Comma-separated values of a `[...]` or `(...)` token tree.
@@ -156,18 +166,8 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
     }
     // Any other value is a Rust expression written as tokens (`msg["params"]["id"]`,
     // `req.id.clone()`, `negotiate(&v)`): parse those tokens as one, in place.
-    if let (Some(first), Some(last)) = (tokens.first(), tokens.last()) {
-        let part = tree_sitter::Range {
-            start_byte: first.start_byte(),
-            end_byte: last.end_byte(),
-            start_point: first.start_position(),
-            end_point: last.end_position(),
-        };
-        if let Some(tree) = crate::parse::parse_part(crate::parse::Grammar::Rust, ctx.src, part)
-            && let Some(node) = whole_expression(tree.root_node(), part)
-        {
-            return super::expr(ctx, node, facts);
-        }
+    if let Some(e) = parsed_tokens(ctx, tokens, facts) {
+        return e;
     }
     // A path or method chain: `request.id`, `params.protocol_version.clone()`.
     let mut after_dot = false;
@@ -190,6 +190,21 @@ fn token_value_inner(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> E
         }
     }
     Expr::opaque(parts)
+}
+
+/// A run of macro tokens parsed in place as one Rust expression and lowered;
+/// `None` when the tokens are not one expression.
+fn parsed_tokens(ctx: &mut Ctx, tokens: &[Node], facts: &mut FileFacts) -> Option<Expr> {
+    let (first, last) = (tokens.first()?, tokens.last()?);
+    let part = tree_sitter::Range {
+        start_byte: first.start_byte(),
+        end_byte: last.end_byte(),
+        start_point: first.start_position(),
+        end_point: last.end_position(),
+    };
+    let tree = crate::parse::parse_part(crate::parse::Grammar::Rust, ctx.src, part)?;
+    let node = whole_expression(tree.root_node(), part)?;
+    Some(super::expr(ctx, node, facts))
 }
 
 /// The expression a parsed stretch of tokens is: the one node spanning all of it,
