@@ -8,7 +8,9 @@
 //! hand-written dispatch becomes an SDK-based server.
 
 use crate::interp::Program;
-use crate::model::{Expr, FnId, Language, MCP_METHODS, MCP_SPECIFIC_METHODS, Pattern, Span, walk_block};
+use crate::model::{
+    Arm, Expr, FnId, Language, MCP_METHODS, MCP_SPECIFIC_METHODS, Pattern, Span, Stmt, walk_block,
+};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -122,6 +124,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         }
     };
     walk_block(&f.body, &mut |e| match e {
+        Expr::Match { arms, .. } if labels_only(arms) => {}
         Expr::Match { arms, span, .. } => {
             for arm in arms {
                 for p in &arm.patterns {
@@ -221,6 +224,35 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         _ => {}
     });
     (names, first.or(Some(f.span)))
+}
+
+/// Whether every arm of a `match` or `switch` only yields a plain label (a string
+/// that is not JSON text, a number, a boolean): a classifier of method names (`fn
+/// category(method) -> &str` for a log view), not a dispatch. Arms with no body fall
+/// through to the next; an arm that does anything else makes it a dispatch.
+fn labels_only(arms: &[Arm]) -> bool {
+    let label = |e: &Expr| match e {
+        Expr::Str(s) => !s.trim_start().starts_with(['{', '[']),
+        Expr::Int(_) | Expr::Bool(_) => true,
+        _ => false,
+    };
+    let mut labelled = false;
+    for arm in arms {
+        let body: Vec<&Stmt> = arm.body.iter().filter(|s| !matches!(s, Stmt::LeaveLoop)).collect();
+        match body.as_slice() {
+            [] => {}
+            [
+                Stmt::Expr(e)
+                | Stmt::Yield(e)
+                | Stmt::Return { value: Some(e), .. }
+                | Stmt::Assign { value: e, .. },
+            ] if label(e) => {
+                labelled = true;
+            }
+            _ => return false,
+        }
+    }
+    labelled
 }
 
 /// The handler classes a loop (`for h in handlers: if h.supports(m): ...`) or a search
