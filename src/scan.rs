@@ -358,14 +358,18 @@ fn report(
     }
 }
 
+/// Room made for a file of unknown length: most source files are smaller.
+const TYPICAL_SOURCE: u64 = 16 * 1024;
+
 /// Reads a file, at most one byte past the size cap. Room for its length (and one
 /// byte more, to see the end) makes the read two system calls instead of a dozen
 /// growing ones; `size` is the length seen at discovery, 0 when not known.
 fn read_capped(path: &Path, size: u64, cap: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
-    // A folder walk does not stat its files: the open file says its length.
-    let size = if size > 0 { size } else { file.metadata().map(|m| m.len()).unwrap_or(0) };
+    // A folder walk does not stat its files, and asking the open file costs a system
+    // call per file: room for a typical source file instead (a larger one grows).
+    let size = if size > 0 { size } else { TYPICAL_SOURCE };
     let room = size.min(cap).saturating_add(1);
     let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
