@@ -221,10 +221,10 @@ const MI_OPTION_ARENA_RESERVE: i32 = 23;
 /// Arenas reserved 64 MiB at a time (in KiB), not 1 GiB: less held at the peak.
 const ARENA_RESERVE_KIB: std::ffi::c_long = 64 * 1024;
 
-fn main() -> ExitCode {
-    // Memory is committed as it is used and given back as soon as it is freed: the
-    // peak stays that of the system allocator (the scan's memory comes and goes per
-    // file and per server), at no measured cost in speed.
+/// Memory is committed as it is used and given back as soon as it is freed: the
+/// peak stays that of the system allocator (the scan's memory comes and goes per
+/// file and per server), at no measured cost in speed.
+extern "C" fn set_allocator_options() {
     // SAFETY: setting an option only changes later allocation policy; no allocation
     // is in flight on another thread this early.
     unsafe {
@@ -233,6 +233,21 @@ fn main() -> ExitCode {
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
         libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB);
     }
+}
+
+/// The options must be set before the first allocation, which reserves the first
+/// arena: the runtime allocates before `main`, so they are set by an initialiser
+/// that runs first (set in `main` they came too late, and the first arena was
+/// reserved at 1 GiB and committed eagerly).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static ALLOCATOR_OPTIONS: extern "C" fn() = set_allocator_options;
+
+fn main() -> ExitCode {
+    // Elsewhere, as early as `main` allows.
+    #[cfg(not(target_os = "linux"))]
+    set_allocator_options();
     let cli = Cli::parse();
     match run(cli) {
         Ok(false) => ExitCode::SUCCESS,
