@@ -62,6 +62,44 @@ fn excluded(exclude: Option<&ignore::gitignore::Gitignore>, path: &Path, is_dir:
     abs.starts_with(matcher.path()) && matcher.matched_path_or_any_parents(&abs, is_dir).is_ignore()
 }
 
+/// The language of a file found in a folder: by its extension, or for a script
+/// without one, by the interpreter its first line names.
+fn language_found(path: &Path) -> Option<Language> {
+    language_of(path).or_else(|| script_language(path))
+}
+
+/// A script without an extension whose first line names its interpreter
+/// (`#!/usr/bin/env node`, `#!/usr/bin/python3`): a command installed as
+/// `bin/server`. Only the first 128 bytes are read.
+fn script_language(path: &Path) -> Option<Language> {
+    use std::io::Read;
+    let name = path.file_name()?.to_str()?;
+    if name.contains('.') {
+        return None;
+    }
+    let mut head = [0u8; 128];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    interpreter_language(&head[..n])
+}
+
+/// The language a `#!` line's interpreter runs (`env`'s program, past its flags).
+fn interpreter_language(head: &[u8]) -> Option<Language> {
+    let line = head.split(|b| *b == b'\n').next()?;
+    let line = std::str::from_utf8(line).ok()?.strip_prefix("#!")?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    match program {
+        "node" | "nodejs" | "bun" => Some(Language::JavaScript),
+        "deno" | "ts-node" | "tsx" => Some(Language::TypeScript),
+        p if p.starts_with("python") => Some(Language::Python),
+        p if p.starts_with("php") => Some(Language::Php),
+        _ => None,
+    }
+}
+
 pub fn language_of(path: &Path) -> Option<Language> {
     match path.extension()?.to_str()? {
         "py" | "pyi" => Some(Language::Python),
@@ -183,7 +221,10 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                         return ignore::WalkState::Continue;
                     }
                 }
-                if ft.is_dir() || language_of(entry.path()).is_none() {
+                if ft.is_dir() || (ft.is_file() && language_found(entry.path()).is_none()) {
+                    return ignore::WalkState::Continue;
+                }
+                if !ft.is_file() && language_of(entry.path()).is_none() {
                     return ignore::WalkState::Continue;
                 }
                 let display = display_path(entry.path(), root);
@@ -244,7 +285,7 @@ fn consider(
     opts: &Options,
     d: &mut Discovered,
 ) {
-    let Some(language) = language_of(path) else {
+    let Some(language) = (if regular { language_found(path) } else { language_of(path) }) else {
         d.skipped.push(Skipped {
             display,
             reason: "not a supported source file (.py, .rs, .ts, .tsx, .js, .jsx, .mjs, .cjs, .go, .php)"
@@ -312,7 +353,19 @@ fn walk_error_text(err: &ignore::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::is_test_path;
+    #[test]
+    fn a_scripts_first_line_names_its_language() {
+        assert_eq!(interpreter_language(b"#!/usr/bin/env node\nconst a = 1"), Some(Language::JavaScript));
+        assert_eq!(interpreter_language(b"#!/usr/bin/env -S deno run -A\n"), Some(Language::TypeScript));
+        assert_eq!(interpreter_language(b"#!/usr/bin/python3.12\nimport sys"), Some(Language::Python));
+        assert_eq!(interpreter_language(b"#!/usr/local/bin/php\n<?php"), Some(Language::Php));
+        assert_eq!(interpreter_language(b"#!/bin/sh\necho notifications/initialized"), None);
+        assert_eq!(interpreter_language(b"#!/usr/bin/env bash\n"), None);
+        assert_eq!(interpreter_language(b"MIT License\n"), None);
+        assert_eq!(interpreter_language(b""), None);
+    }
+
+    use super::{Language, interpreter_language, is_test_path};
 
     #[test]
     fn test_code_is_recognised_by_its_name_and_folder() {
