@@ -131,6 +131,10 @@ fn corpus_run_scores_rows_against_their_labels() {
     );
     assert!(out.contains("skips where due (1):\n  A2 R6 http-notification-202"), "{out}");
     assert!(out.contains("traps reported as servers (0):"), "{out}");
+    // The trap row's tree holds the server the other rows name: it is listed, not scored.
+    assert!(out.contains("other servers reported in the rows' trees (1, 1 with a failing check"), "{out}");
+    assert!(out.contains(&format!("  A4: {server}:")), "{out}");
+    assert!(out.contains(" +1 other, "), "{out}");
     assert!(out.contains("rows skipped, repository or commit not fetched (1): A5"), "{out}");
     assert!(out.contains("A5         go         hand  skipped: repository acme/gone not in"), "{out}");
     // 4 rows x 6 cells, one unclear: 23 judged, 21 agree.
