@@ -977,6 +977,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.extend(self.apply(s, id, bound, span));
                 continue;
             }
+            // `self.model_dump_json()` in a method of a model whose class does not define
+            // it: the library's serialiser, which writes the instance's fields.
+            if recv.is_none()
+                && let Some(name) = callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
+                && SERIALISERS.contains(&name)
+                && let Some(this @ Value::Instance(..)) = s.env.get("self").cloned()
+            {
+                out.push((s, this.serialised()));
+                continue;
+            }
             // `Method::tryFrom($name)` on a backed enum of the scanned code: the case with
             // that value (the value itself), else null (`from` raises instead).
             if let Some((class, op @ ("tryFrom" | "from"))) = callee.rsplit_once('.')
