@@ -372,6 +372,16 @@ pub struct Registration {
     pub span: Span,
 }
 
+/// A function registered on an event emitter (`server.events.on("message", cb)`):
+/// the emitter as written, the event's name and the handler's name.
+#[derive(Debug, Clone)]
+pub struct Listener {
+    pub emitter: String,
+    pub event: String,
+    pub handler: String,
+    pub span: Span,
+}
+
 /// An import of an official MCP SDK.
 #[derive(Debug, Clone, Serialize)]
 pub struct SdkImport {
@@ -403,6 +413,8 @@ pub struct FileFacts {
     pub language: Language,
     pub functions: Vec<Function>,
     pub registrations: Vec<Registration>,
+    /// Event listeners: `emitter.on("message", handler)`.
+    pub listeners: Vec<Listener>,
     pub sdk_imports: Vec<SdkImport>,
     /// Where an SDK server is built or started (`FastMCP(...)`, `.serve(stdio())`),
     /// in a file that imports the SDK.

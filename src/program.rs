@@ -27,6 +27,9 @@ pub struct Program<'a> {
     /// a constructor assigns it).
     globals: HashMap<&'a str, Vec<(u32, &'a Expr, bool, bool)>>,
     registrations: Vec<Registered>,
+    /// Event listeners with their handlers resolved: (emitter as written, event,
+    /// handler, the file registering it).
+    listeners: Vec<(&'a str, &'a str, FnId, u32)>,
     /// Enums decoded by the message's `method` (serde's `tag = "method"`): their files
     /// and tables of wire names to variants.
     tagged: Vec<(u32, &'a Expr)>,
@@ -348,10 +351,12 @@ impl<'a> Program<'a> {
             by_dir,
             globals,
             registrations,
+            listeners: Vec::new(),
             tagged,
             knowledge: Knowledge::default(),
         };
         prog.registrations.extend(prog.registrar_calls());
+        prog.listeners = prog.resolved_listeners();
         prog
     }
 
@@ -1114,6 +1119,57 @@ impl<'a> Program<'a> {
             closeness(here, self.path_of_index(r.file)).is_some()
                 || self.file_by_index(r.file).is_some_and(|f| self.imports(f, here))
         })
+    }
+
+    /// Each listener with its handler: a function of the registering file by that name.
+    fn resolved_listeners(&self) -> Vec<(&'a str, &'a str, FnId, u32)> {
+        let mut out = Vec::new();
+        for (id, (file, f)) in self.functions.iter().enumerate() {
+            // One pass per file: at its first function.
+            if id > 0 && std::ptr::eq(self.functions[id - 1].0, *file) {
+                continue;
+            }
+            for l in &file.listeners {
+                let handler = self.functions[id..]
+                    .iter()
+                    .take_while(|(g, _)| std::ptr::eq(*g, *file))
+                    .position(|(_, g)| g.name == l.handler)
+                    .map(|i| id + i)
+                    .or_else(|| self.resolve(&l.handler, id));
+                if let Some(h) = handler {
+                    out.push((l.emitter.as_str(), l.event.as_str(), h, f.span.file));
+                }
+            }
+        }
+        out
+    }
+
+    /// The handlers an `emit` of `event` on `emitter` (as written) calls: listeners on
+    /// the same emitter in the same file, and for `this.field` in a method of `class`,
+    /// listeners on `v.field` where `v` holds an instance of that class.
+    pub fn listeners_for(&self, emitter: &str, event: &str, from: FnId, class: Option<&str>) -> Vec<FnId> {
+        let here = self.functions[from].1.span.file;
+        let field = emitter.strip_prefix("this.");
+        self.listeners
+            .iter()
+            .filter(|(e, ev, _, file)| {
+                if *ev != event {
+                    return false;
+                }
+                if *e == emitter && *file == here {
+                    return true;
+                }
+                let (Some(field), Some(class)) = (field, class) else { return false };
+                let Some((holder, rest)) = e.split_once('.') else { return false };
+                rest == field
+                    && holder != "this"
+                    && self.functions.iter().position(|(_, f)| f.span.file == *file).is_some_and(|at| {
+                        matches!(self.global(holder, at), Some(Expr::Call { callee, .. })
+                            if crate::lower::last_segment(callee) == class)
+                    })
+            })
+            .map(|(_, _, h, _)| *h)
+            .collect()
     }
 
     pub fn has_registrations(&self, from: FnId) -> bool {

@@ -68,6 +68,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                         });
                         let mut obj: Vec<(String, Value)> = Vec::new();
                         let mut open = false;
+                        let mut spread_reply = None;
                         for (k, v) in named.zip(vals.into_iter().map(shallow)) {
                             if k == crate::model::SPREAD {
                                 // A spread of a known object writes its members in order;
@@ -79,6 +80,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                                             obj.push((mk.clone(), mv.clone()));
                                         }
                                     }
+                                    // `{ jsonrpc: "2.0", ...body }` where `body` is `{ id, result }`.
+                                    reply @ Value::Reply(_) => spread_reply = Some(reply),
                                     Value::Null => {}
                                     _ => open = true,
                                 }
@@ -86,6 +89,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                             }
                             obj.retain(|(ok, _)| *ok != k);
                             obj.push((k, v));
+                        }
+                        // The members spread from a reply make the object that reply, unless
+                        // it writes its own result or error.
+                        if let Some(reply) = spread_reply
+                            && !obj.iter().any(|(k, _)| k == "result" || k == "error")
+                        {
+                            return (s, reply);
                         }
                         let value = crate::value::promote(Value::Object(Rc::new(obj)), *span);
                         // An object with members the scan cannot list is not a value it can judge.
@@ -888,6 +898,31 @@ impl<'p, 'a> Interp<'p, 'a> {
                 super::assign(&mut s.env, target, Value::unknown(), span);
             }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            // `this.events.emit("message", reply)`: the listeners registered for it run.
+            if let Some(emitter) = callee.strip_suffix(".emit")
+                && let Some(Value::Str(event)) = vals.first()
+            {
+                let class = match s.env.get("self") {
+                    Some(Value::Instance(c, ..)) => Some(c.to_string()),
+                    _ => None,
+                };
+                let handlers = self.prog.listeners_for(emitter, event, self.here(), class.as_deref());
+                if !handlers.is_empty() {
+                    let passed: Vec<Value> = vals[1..].to_vec();
+                    let mut states = vec![s];
+                    for h in handlers {
+                        let mut next = Vec::new();
+                        for st in states {
+                            next.extend(
+                                self.apply(st, h, passed.clone(), span).into_iter().map(|(st, _)| st),
+                            );
+                        }
+                        states = next;
+                    }
+                    out.extend(states.into_iter().map(|st| (st, Value::Bool(true))));
+                    continue;
+                }
+            }
             // `payload.as_array()` on the decoded message: a probe is one object, not a
             // batch (as `Array.isArray(body)` and `isinstance(body, list)` say).
             if matches!(recv, Some(Value::Message)) {

@@ -298,6 +298,7 @@ pub fn lower(
         language,
         functions: Vec::new(),
         registrations: Vec::new(),
+        listeners: Vec::new(),
         sdk_imports: Vec::new(),
         sdk_server: None,
         sdk_library: None,

@@ -224,6 +224,31 @@ fn note_import(ctx: &Ctx, module: &str, span: Span, facts: &mut FileFacts) {
     }
 }
 
+/// The assignments an object pattern makes from `source`: `{ id, method: m }` reads
+/// `source.id` into `id` and `source.method` into `m` (`shorthand`: whether the
+/// `{ id }` members count; not for names a `require` binds).
+fn pattern_reads(ctx: &Ctx, pattern: Node, source: &Expr, shorthand: bool, span: Span) -> Block {
+    let mut out = Vec::new();
+    for p in children(pattern) {
+        let (key, local) = match p.kind() {
+            "shorthand_property_identifier_pattern" if shorthand => {
+                (ctx.text(p).to_string(), ctx.text(p).to_string())
+            }
+            "pair_pattern" => (
+                p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default(),
+                p.child_by_field_name("value").map(|v| ctx.text(v).to_string()).unwrap_or_default(),
+            ),
+            _ => continue,
+        };
+        let v = match message_field(&key) {
+            Some(f) => field(Some(source.clone()), f),
+            None => Expr::Lookup { collection: Box::new(source.clone()), key: Box::new(Expr::Str(key)) },
+        };
+        out.push(Stmt::Assign { target: local, value: v, span });
+    }
+    out
+}
+
 fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(d);
     let Some(name) = d.child_by_field_name("name") else { return };
@@ -236,24 +261,7 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
             && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "require");
         // `const { id, method } = message` reads the fields by name.
         let source = expr(ctx, js, value, facts);
-        for p in children(name) {
-            if required && p.kind() == "shorthand_property_identifier_pattern" {
-                continue;
-            }
-            let (key, local) = match p.kind() {
-                "shorthand_property_identifier_pattern" => (ctx.text(p).to_string(), ctx.text(p).to_string()),
-                "pair_pattern" => (
-                    p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default(),
-                    p.child_by_field_name("value").map(|v| ctx.text(v).to_string()).unwrap_or_default(),
-                ),
-                _ => continue,
-            };
-            let v = match message_field(&key) {
-                Some(f) => field(Some(source.clone()), f),
-                None => Expr::Lookup { collection: Box::new(source.clone()), key: Box::new(Expr::Str(key)) },
-            };
-            out.push(Stmt::Assign { target: local, value: v, span });
-        }
+        out.extend(pattern_reads(ctx, name, &source, !required, span));
         return;
     }
     let target = ctx.text(name).to_string();
@@ -531,14 +539,18 @@ fn is_method_field(member: Node) -> bool {
 
 /// A function's parameters, with the defaults written for them: `status = 200`
 /// (an `assignment_pattern` in JavaScript, a parameter with a `value` in TypeScript).
-fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> super::Params {
+/// A function's parameters, and the reads its destructured ones make before the
+/// body runs: `({ id, method })` is a parameter `__arg0` whose `id` and `method`
+/// are read into names of their own.
+fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> (super::Params, Block) {
     let mut out = super::Params::default();
+    let mut prologue = Vec::new();
     if let Some(p) = node.child_by_field_name("parameter") {
         out.names.push(ctx.text(p).to_string());
-        return out;
+        return (out, prologue);
     }
-    let Some(list) = node.child_by_field_name("parameters") else { return out };
-    for p in children(list) {
+    let Some(list) = node.child_by_field_name("parameters") else { return (out, prologue) };
+    for (i, p) in children(list).into_iter().enumerate() {
         let (pattern, default) = match p.kind() {
             "assignment_pattern" => {
                 (p.child_by_field_name("left").unwrap_or(p), p.child_by_field_name("right"))
@@ -554,16 +566,20 @@ fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> supe
                 }
             }
         };
-        let name = ctx.text(pattern).to_string();
+        let mut name = ctx.text(pattern).to_string();
+        if pattern.kind() == "object_pattern" {
+            name = format!("__arg{i}");
+            prologue.extend(pattern_reads(ctx, pattern, &Expr::Var(name.clone()), true, ctx.span(p)));
+        }
         if let Some(d) = default
-            && pattern.kind() == "identifier"
+            && matches!(pattern.kind(), "identifier" | "object_pattern")
         {
             let value = expr(ctx, js, d, facts);
             out.defaults.push((name.clone(), value));
         }
         out.names.push(name);
     }
-    out
+    (out, prologue)
 }
 
 /// The decorators of a method definition: its own and those right before it, past
@@ -689,7 +705,7 @@ fn function(
     name: String,
     owner: Option<&str>,
 ) {
-    let params = params(ctx, js, node, facts);
+    let (params, prologue) = params(ctx, js, node, facts);
     // Next.js route handlers (`export async function POST(request)`) and NestJS
     // controller methods (`@Post() handle(...)`).
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
@@ -705,7 +721,7 @@ fn function(
     let outer_answer = std::mem::replace(&mut js.route_answer, answers);
     // `constructor(public status: number, readonly body: string)`: each parameter
     // property is a field set from its argument before the body runs.
-    let mut properties = Vec::new();
+    let mut properties = prologue;
     if name == "constructor" && owner.is_some() {
         for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
             let property =
@@ -735,8 +751,12 @@ fn function(
             out
         }
         // An arrow function's expression body is its return value.
-        Some(b) => vec![Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) }],
-        None => Vec::new(),
+        Some(b) => {
+            let mut out = properties;
+            out.push(Stmt::Return { value: Some(expr(ctx, js, b, facts)), span: ctx.span(b) });
+            out
+        }
+        None => properties,
     });
     js.default_status = outer_status;
     js.route_answer = outer_answer;
@@ -1183,6 +1203,20 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     }
     if receiver.is_none() && ctx.own_names.contains(&callee) {
         return Expr::Call { callee, receiver: None, args, span };
+    }
+    // `server.events.on("message", reply => ...)`: a listener that an `emit` of that
+    // event on the same emitter calls (the call is kept: the handler is also handed on).
+    if matches!(last.as_str(), "on" | "once" | "addListener" | "prependListener")
+        && let Some(event) = &first_str
+        && let Some(Expr::FnRef(handler) | Expr::Var(handler)) = args.get(1)
+        && !receiver_text.is_empty()
+    {
+        facts.listeners.push(crate::model::Listener {
+            emitter: receiver_text.clone(),
+            event: event.clone(),
+            handler: handler.clone(),
+            span,
+        });
     }
     call(callee, receiver, args, Vec::new(), span)
 }
