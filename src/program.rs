@@ -1152,7 +1152,7 @@ impl<'a> Program<'a> {
         let field = emitter.strip_prefix("this.");
         self.listeners
             .iter()
-            .filter(|(e, ev, _, file)| {
+            .filter(|(e, ev, h, file)| {
                 if *ev != event {
                     return false;
                 }
@@ -1161,12 +1161,11 @@ impl<'a> Program<'a> {
                 }
                 let (Some(field), Some(class)) = (field, class) else { return false };
                 let Some((holder, rest)) = e.split_once('.') else { return false };
+                // The holder is looked up from the handler, a function of the registering file.
                 rest == field
                     && holder != "this"
-                    && self.functions.iter().position(|(_, f)| f.span.file == *file).is_some_and(|at| {
-                        matches!(self.global(holder, at), Some(Expr::Call { callee, .. })
-                            if crate::lower::last_segment(callee) == class)
-                    })
+                    && matches!(self.global(holder, *h), Some(Expr::Call { callee, .. })
+                        if crate::lower::last_segment(callee) == class)
             })
             .map(|(_, _, h, _)| *h)
             .collect()
