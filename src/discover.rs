@@ -159,7 +159,8 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
         } else if !excluded(opts.exclude, p, false) {
             // A file named on the command line is scanned, unless the configuration excludes it.
             let mut d = out.lock().unwrap_or_else(|e| e.into_inner());
-            consider(p, display_path(p, root), root, meta.len(), meta.is_file(), opts, &mut d);
+            let language = if meta.is_file() { language_found(p) } else { language_of(p) };
+            consider(p, language, display_path(p, root), root, meta.len(), meta.is_file(), opts, &mut d);
         }
     }
     if let Some((first, rest)) = dirs.split_first() {
@@ -221,10 +222,12 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                         return ignore::WalkState::Continue;
                     }
                 }
-                if ft.is_dir() || (ft.is_file() && language_found(entry.path()).is_none()) {
+                if ft.is_dir() {
                     return ignore::WalkState::Continue;
                 }
-                if !ft.is_file() && language_of(entry.path()).is_none() {
+                let language =
+                    if ft.is_file() { language_found(entry.path()) } else { language_of(entry.path()) };
+                if language.is_none() {
                     return ignore::WalkState::Continue;
                 }
                 let display = display_path(entry.path(), root);
@@ -232,7 +235,7 @@ pub fn discover(paths: &[PathBuf], root: &Path, opts: &Options) -> Result<Discov
                     d.skipped.push(Skipped { display, reason: "symbolic link: not followed".into() });
                 } else if !is_test_path(&display) {
                     // The size cap is applied while reading: no stat per file here.
-                    consider(entry.path(), display, root, 0, ft.is_file(), opts, d);
+                    consider(entry.path(), language, display, root, 0, ft.is_file(), opts, d);
                 }
                 ignore::WalkState::Continue
             })
@@ -276,8 +279,10 @@ fn cargo_package_name(path: &Path) -> Option<String> {
     Some(name.replace('-', "_"))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn consider(
     path: &Path,
+    language: Option<Language>,
     display: String,
     root: &Path,
     size: u64,
@@ -285,10 +290,11 @@ fn consider(
     opts: &Options,
     d: &mut Discovered,
 ) {
-    let Some(language) = (if regular { language_found(path) } else { language_of(path) }) else {
+    let Some(language) = language else {
         d.skipped.push(Skipped {
             display,
-            reason: "not a supported source file (.py, .rs, .ts, .tsx, .js, .jsx, .mjs, .cjs, .go, .php)"
+            reason: "not a supported source file (.py, .rs, .ts, .tsx, .js, .jsx, .mjs, .cjs, .go, .php, \
+                     or a script whose #! line runs node, deno, python or php)"
                 .into(),
         });
         return;

@@ -60,10 +60,14 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Grammar, tree_sitter::Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parses a file; the error is a reason fit for the skipped-files list.
-pub fn parse(grammar: Grammar, src: &[u8], budget: Duration) -> Result<tree_sitter::Tree, String> {
+/// Runs `f` with this thread's parser for the grammar, reset; the error is a reason.
+fn with_parser<T>(
+    grammar: Grammar,
+    f: impl FnOnce(&mut tree_sitter::Parser) -> Result<T, String>,
+) -> Result<T, String> {
     PARSERS.with(|cell| {
-        let mut parsers = cell.borrow_mut();
+        let mut parsers =
+            cell.try_borrow_mut().map_err(|_| "the parser is busy on this thread".to_string())?;
         let parser = match parsers.entry(grammar) {
             std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
@@ -74,6 +78,13 @@ pub fn parse(grammar: Grammar, src: &[u8], budget: Duration) -> Result<tree_sitt
             }
         };
         parser.reset();
+        f(parser)
+    })
+}
+
+/// Parses a file; the error is a reason fit for the skipped-files list.
+pub fn parse(grammar: Grammar, src: &[u8], budget: Duration) -> Result<tree_sitter::Tree, String> {
+    with_parser(grammar, |parser| {
         let start = Instant::now();
         let mut over_budget = |_: &tree_sitter::ParseState| start.elapsed() > budget;
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
@@ -89,25 +100,17 @@ pub fn parse(grammar: Grammar, src: &[u8], budget: Duration) -> Result<tree_sitt
 
 /// Parses one stretch of a file as its own piece of code (the expression written
 /// among a macro's tokens), with the nodes placed at their offsets in the file.
-/// `None` when the grammar's parser is busy on this thread or gives up.
+/// `None` when the parser cannot be had or gives up.
 pub fn parse_part(grammar: Grammar, src: &[u8], part: tree_sitter::Range) -> Option<tree_sitter::Tree> {
-    PARSERS.with(|cell| {
-        let mut parsers = cell.try_borrow_mut().ok()?;
-        let parser = match parsers.entry(grammar) {
-            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                let mut p = tree_sitter::Parser::new();
-                p.set_language(&grammar.language()).ok()?;
-                v.insert(p)
-            }
-        };
-        parser.reset();
-        parser.set_included_ranges(&[part]).ok()?;
+    with_parser(grammar, |parser| {
+        parser.set_included_ranges(&[part]).map_err(|e| e.to_string())?;
         let tree = parser.parse(src, None);
         // Back to whole files for the next parse.
         let _ = parser.set_included_ranges(&[]);
-        tree
+        Ok(tree)
     })
+    .ok()
+    .flatten()
 }
 
 #[cfg(test)]

@@ -1124,22 +1124,21 @@ impl<'a> Program<'a> {
     /// Each listener with its handler: a function of the registering file by that name.
     fn resolved_listeners(&self) -> Vec<(&'a str, &'a str, FnId, u32)> {
         let mut out = Vec::new();
-        for (id, (file, f)) in self.functions.iter().enumerate() {
-            // One pass per file: at its first function.
-            if id > 0 && std::ptr::eq(self.functions[id - 1].0, *file) {
-                continue;
-            }
+        let mut first = 0;
+        // The functions of one file are next to each other.
+        for own in self.functions.chunk_by(|a, b| std::ptr::eq(a.0, b.0)) {
+            let (file, f) = own[0];
             for l in &file.listeners {
-                let handler = self.functions[id..]
+                let handler = own
                     .iter()
-                    .take_while(|(g, _)| std::ptr::eq(*g, *file))
                     .position(|(_, g)| g.name == l.handler)
-                    .map(|i| id + i)
-                    .or_else(|| self.resolve(&l.handler, id));
+                    .map(|i| first + i)
+                    .or_else(|| self.resolve(&l.handler, first));
                 if let Some(h) = handler {
                     out.push((l.emitter.as_str(), l.event.as_str(), h, f.span.file));
                 }
             }
+            first += own.len();
         }
         out
     }

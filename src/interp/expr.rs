@@ -908,18 +908,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 };
                 let handlers = self.prog.listeners_for(emitter, event, self.here(), class.as_deref());
                 if !handlers.is_empty() {
-                    let passed: Vec<Value> = vals[1..].to_vec();
-                    let mut states = vec![s];
-                    for h in handlers {
-                        let mut next = Vec::new();
-                        for st in states {
-                            next.extend(
-                                self.apply(st, h, passed.clone(), span).into_iter().map(|(st, _)| st),
-                            );
-                        }
-                        states = next;
-                    }
-                    out.extend(states.into_iter().map(|st| (st, Value::Bool(true))));
+                    out.extend(self.run_listeners(s, &handlers, &vals[1..], span));
                     continue;
                 }
             }
@@ -1318,6 +1307,26 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// Calls a function with bound arguments and carries each outcome back onto the path.
+    /// An `emit`: each listener runs in turn with the emitted values, on every path the
+    /// one before it left. `emit` itself answers `true` (listeners were called).
+    fn run_listeners(
+        &mut self,
+        s: State,
+        handlers: &[FnId],
+        args: &[Value],
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut states = vec![s];
+        for &h in handlers {
+            let mut next = Vec::new();
+            for st in states {
+                next.extend(self.apply(st, h, args.to_vec(), span).into_iter().map(|(st, _)| st));
+            }
+            states = next;
+        }
+        states.into_iter().map(|st| (st, Value::Bool(true))).collect()
+    }
+
     pub(super) fn apply(&mut self, s: State, id: FnId, args: Vec<Value>, span: Span) -> Vec<(State, Value)> {
         self.apply_with(s, id, args, span, &[])
     }
