@@ -1078,7 +1078,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     // Route and event registrations name the functions that receive messages.
     // The path is a string, or (Express) an array of them: `app.post(["/", "/mcp"], h)`.
     let route_path = |a: &Node| match a.kind() {
-        "string" | "template_string" => unquote(ctx.text(*a)).starts_with('/'),
+        "string" => unquote(ctx.text(*a)).starts_with('/'),
         "array" => {
             let items = children(*a);
             !items.is_empty()
