@@ -79,7 +79,8 @@ const COMMON: &[&str] = &[
     "Marshal",
     "Unmarshal",
     "make",
-    "append",
+    "process",
+    "code",
 ];
 
 /// Languages whose code calls each other's functions.
@@ -332,8 +333,14 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
     names.extend(wanted_defined.iter().map(|n| n.to_string()));
     let mut names: Vec<String> = names
         .into_iter()
+        // A weak marker word (`initialize`) is in every weak file by definition: it
+        // cannot say that one of them is related.
         .filter(|n| {
-            n.len() >= 4 && !n.starts_with("__fn_") && !n.starts_with('<') && !COMMON.contains(&n.as_str())
+            n.len() >= 4
+                && !n.starts_with("__fn_")
+                && !n.starts_with('<')
+                && !COMMON.contains(&n.as_str())
+                && !crate::prefilter::WEAK.contains(&n.as_str())
         })
         .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
         .collect();

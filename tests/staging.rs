@@ -111,3 +111,32 @@ def handle_rpc(msg):
     assert!(report.servers.is_empty());
     assert_eq!(report.stats.files_parsed, 1, "only the envelope file; its neighbour stays unread");
 }
+
+/// A server whose handler methods are named as MCP methods (`initialize`).
+const CLASS_SERVER: &str = r#"import json, sys
+
+class Server:
+    def initialize(self, msg):
+        return {"jsonrpc": "2.0", "id": msg["id"], "result": {"protocolVersion": "2025-06-18"}}
+
+    def handle(self, msg):
+        if msg.get("method") == "initialize":
+            return self.initialize(msg)
+        return None
+"#;
+
+/// A neighbour with weak evidence: it defines and calls its own `initialize`
+/// (a weak marker word) and calls `process` (a word too common to relate files).
+const NEIGHBOUR: &str = r#"def initialize(config):
+    return process(dict(config))
+"#;
+
+#[test]
+fn a_weak_marker_word_or_a_common_word_does_not_relate_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "app/server.py", CLASS_SERVER);
+    write(dir.path(), "app/settings.py", NEIGHBOUR);
+    write(dir.path(), "app/jobs/process.py", "def process(items):\n    return items\n");
+    let report = scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(report.stats.files_parsed, 1, "only the server: `initialize` and `process` say nothing");
+}
