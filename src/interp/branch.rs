@@ -442,6 +442,9 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
         {
             mark_checked(st, item)
         }
+        // `if supported[v]` (a table of supported values, Go's `map[string]bool`) holding:
+        // `v` is a key of the table.
+        Expr::Lookup { key, .. } if holds => mark_checked(st, key),
         Expr::And(a, b) if holds => {
             refine(st, a, true);
             refine(st, b, true);

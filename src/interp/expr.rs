@@ -26,6 +26,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .into_iter()
                 .map(|(s, o)| {
                     let v = checked_version(&s, self.field_of(&o, *name));
+                    // The method or id kept in an object built from the message (a request
+                    // class filled by a parser) is the message's: deciding on it looks at it.
+                    self.note_touch(&v);
                     (s, v)
                 })
                 .collect(),
@@ -387,8 +390,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .collect(),
             Expr::Named { value, .. } => self.eval(st, value),
             Expr::Message(parts) => {
+                // Decoding one member of the message (`json.Unmarshal(fields["method"],
+                // &method)`, `serde_json::from_value(v["id"].clone())`) gives that member.
+                let member = parts.first().is_some_and(decodes_member);
+
                 let exprs: Vec<&Expr> = parts.iter().collect();
-                self.eval_all(st, &exprs).into_iter().map(|(s, _)| (s, Value::Message)).collect()
+                self.eval_all(st, &exprs)
+                    .into_iter()
+                    .map(|(s, vals)| {
+                        let v = match vals.into_iter().next() {
+                            Some(v) if member => v,
+                            _ => Value::Message,
+                        };
+                        (s, v)
+                    })
+                    .collect()
             }
             Expr::Opaque(parts) => {
                 let exprs: Vec<&Expr> = parts.iter().collect();
@@ -1711,8 +1727,19 @@ fn checked_version(st: &State, v: Value) -> Value {
 /// `x.unwrap_or(d)` and its relatives on an option the path knows: the value it holds,
 /// or the default when it holds none (`Some`/`Ok` unwrap; null, `None`, `Err` default).
 fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<Value> {
-    if !matches!(name, "unwrap_or" | "unwrap_or_else" | "unwrap_or_default" | "unwrap_or_null") {
+    if !matches!(
+        name,
+        "unwrap_or" | "unwrap_or_else" | "unwrap_or_default" | "unwrap_or_null" | "unwrap" | "expect"
+    ) {
         return None;
+    }
+    // `unwrap()` and `expect(..)` have no default: on `Err` or `None` they panic.
+    if matches!(name, "unwrap" | "expect") {
+        return match receiver {
+            Value::Variant(n, inner) if n == "Some" || n == "Ok" => inner.as_deref().cloned(),
+            Value::Variant(..) | Value::Unknown(_) => None,
+            other => Some(other.clone()),
+        };
     }
     let default = || args.first().cloned().unwrap_or_else(Value::unknown);
     Some(match receiver {
@@ -1740,6 +1767,23 @@ const MODEL_READERS: &[&str] = &[
 
 /// Schema validations whose result says `valid` / `success`.
 const SCHEMA_CHECKS: &[&str] = &["validate", "safeParse", "safeValidate"];
+
+/// A read of one of the envelope's scalar members (`method`, `id`, `jsonrpc`) or of
+/// the client's `protocolVersion`, perhaps copied (`.clone()`): what a decoder given
+/// it returns is that member.
+fn decodes_member(e: &Expr) -> bool {
+    match e {
+        Expr::Field { name, .. } => !matches!(name, FieldName::Result | FieldName::Error),
+        Expr::Lookup { key, .. } => matches!(key.as_ref(), Expr::Str(k)
+            if crate::lower::message_field(k).is_some_and(|f| !matches!(f, FieldName::Result | FieldName::Error))),
+        Expr::Call { callee, receiver: Some(r), args, .. }
+            if args.is_empty() && matches!(crate::lower::last_segment(callee), "clone" | "to_owned") =>
+        {
+            decodes_member(r)
+        }
+        _ => false,
+    }
+}
 
 /// `message.params`, `msg["params"]`: the message's params.
 fn reads_params(e: &Expr) -> bool {

@@ -776,6 +776,14 @@ pub fn call(
             "unwrap" | "expect" | "unwrap_or_default" => {
                 return match recv {
                     Expr::Variant { name, inner: Some(inner) } if name == "Ok" || name == "Some" => *inner,
+                    // A value computed here or held by a name may be an `Ok(..)` the path
+                    // knows (a decoder's result): unwrapped when it runs.
+                    recv @ (Expr::Call { .. } | Expr::Var(_)) => Expr::Call {
+                        callee: name.clone(),
+                        receiver: Some(Box::new(recv)),
+                        args: Vec::new(),
+                        span,
+                    },
                     other => other,
                 };
             }
@@ -894,21 +902,69 @@ pub fn status_by_name(name: &str) -> Option<u16> {
     {
         return Some(code);
     }
-    let n = n.trim_start_matches("STATUS");
-    Some(match n {
-        "OK" => 200,
-        "CREATED" => 201,
-        "ACCEPTED" => 202,
-        "NOCONTENT" => 204,
-        "BADREQUEST" => 400,
-        "UNAUTHORIZED" => 401,
-        "FORBIDDEN" => 403,
-        "NOTFOUND" => 404,
-        "METHODNOTALLOWED" => 405,
-        "INTERNALSERVERERROR" => 500,
-        _ => return None,
-    })
+    // Symfony's `Response::HTTP_ACCEPTED`, Go's `http.StatusAccepted`.
+    let n = n.trim_start_matches("HTTP").trim_start_matches("STATUS");
+    STATUS_NAMES.iter().find(|(name, _)| *name == n).map(|(_, code)| *code)
 }
+
+/// Status names as the frameworks spell them, upper case without separators.
+const STATUS_NAMES: &[(&str, u16)] = &[
+    ("CONTINUE", 100),
+    ("SWITCHINGPROTOCOLS", 101),
+    ("OK", 200),
+    ("CREATED", 201),
+    ("ACCEPTED", 202),
+    ("NONAUTHORITATIVEINFO", 203),
+    ("NONAUTHORITATIVEINFORMATION", 203),
+    ("NOCONTENT", 204),
+    ("RESETCONTENT", 205),
+    ("PARTIALCONTENT", 206),
+    ("MULTISTATUS", 207),
+    ("MOVEDPERMANENTLY", 301),
+    ("FOUND", 302),
+    ("SEEOTHER", 303),
+    ("NOTMODIFIED", 304),
+    ("TEMPORARYREDIRECT", 307),
+    ("PERMANENTREDIRECT", 308),
+    ("BADREQUEST", 400),
+    ("UNAUTHORIZED", 401),
+    ("PAYMENTREQUIRED", 402),
+    ("FORBIDDEN", 403),
+    ("NOTFOUND", 404),
+    ("METHODNOTALLOWED", 405),
+    ("NOTACCEPTABLE", 406),
+    ("PROXYAUTHREQUIRED", 407),
+    ("PROXYAUTHENTICATIONREQUIRED", 407),
+    ("REQUESTTIMEOUT", 408),
+    ("CONFLICT", 409),
+    ("GONE", 410),
+    ("LENGTHREQUIRED", 411),
+    ("PRECONDITIONFAILED", 412),
+    ("REQUESTENTITYTOOLARGE", 413),
+    ("PAYLOADTOOLARGE", 413),
+    ("CONTENTTOOLARGE", 413),
+    ("REQUESTURITOOLONG", 414),
+    ("URITOOLONG", 414),
+    ("UNSUPPORTEDMEDIATYPE", 415),
+    ("REQUESTEDRANGENOTSATISFIABLE", 416),
+    ("RANGENOTSATISFIABLE", 416),
+    ("EXPECTATIONFAILED", 417),
+    ("MISDIRECTEDREQUEST", 421),
+    ("UNPROCESSABLEENTITY", 422),
+    ("UNPROCESSABLECONTENT", 422),
+    ("LOCKED", 423),
+    ("FAILEDDEPENDENCY", 424),
+    ("UPGRADEREQUIRED", 426),
+    ("PRECONDITIONREQUIRED", 428),
+    ("TOOMANYREQUESTS", 429),
+    ("REQUESTHEADERFIELDSTOOLARGE", 431),
+    ("INTERNALSERVERERROR", 500),
+    ("NOTIMPLEMENTED", 501),
+    ("BADGATEWAY", 502),
+    ("SERVICEUNAVAILABLE", 503),
+    ("GATEWAYTIMEOUT", 504),
+    ("HTTPVERSIONNOTSUPPORTED", 505),
+];
 
 /// Calls that build or start an SDK server.
 pub const SDK_SERVER_CALLS: &[&str] = &[

@@ -912,6 +912,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "fmt.Println" | "fmt.Printf" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" => {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
         }
+        // `http.NotFound(w, r)`: a 404 answer.
+        "http.NotFound" => {
+            let http = Expr::Http { status: Some(404), body: None, span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
         // An HTTP error answer: `http.Error(w, "bad request", http.StatusBadRequest)`.
         "http.Error" => {
             let status = match args.get(2) {

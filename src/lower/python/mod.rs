@@ -866,7 +866,21 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         }
         "list_comprehension" | "generator_expression" | "set_comprehension" | "dictionary_comprehension" => {
             let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
-            Expr::opaque(vec![body])
+            let mut parts = vec![body];
+            // `{k: v for k, v in reply.items() if v is not None}`: the entries of another
+            // object, some left out (a reply without its empty members).
+            if node.kind() == "dictionary_comprehension"
+                && let Some(source) = children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "for_in_clause")
+                    .and_then(|c| c.child_by_field_name("right"))
+                    .filter(|r| r.kind() == "call" && ctx.text(*r).ends_with(".items()"))
+                    .and_then(|r| r.child_by_field_name("function"))
+                    .and_then(|f| f.child_by_field_name("object"))
+            {
+                parts.push(expr(ctx, source));
+            }
+            Expr::opaque(parts)
         }
         "keyword_argument" => {
             node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown)
