@@ -9,7 +9,7 @@
 
 use crate::interp::Program;
 use crate::model::{
-    Arm, Expr, FnId, Language, MCP_METHODS, MCP_SPECIFIC_METHODS, Pattern, Span, Stmt, walk_block,
+    Arm, Expr, FileFacts, FnId, Language, MCP_METHODS, MCP_SPECIFIC_METHODS, Pattern, Span, Stmt, walk_block,
 };
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
@@ -534,10 +534,17 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                     h.strip_prefix(o).and_then(|rest| rest.strip_prefix('.')) == Some(f.name.as_str())
                 })
         };
+        // `router.post("/", controller.handle)` with `controller` a module the router's
+        // file imports: the module's function.
+        let home = prog.file_of(id);
+        let imported = |file: &FileFacts, h: &String| {
+            h.rsplit_once('.').is_some_and(|(_, last)| last == f.name) && prog.imports(file, &home.path)
+        };
         f.http_route
-            || prog
-                .files()
-                .any(|file| file.http_handlers.iter().any(named) && prog.related(file, prog.file_of(id)))
+            || prog.files().any(|file| {
+                file.http_handlers.iter().any(|h| named(h) || (f.owner.is_none() && imported(file, h)))
+                    && prog.related(file, home)
+            })
     };
     // A handler by its signature alone counts too, unless another carrier calls it
     // (then it is that handler's helper; see `outermost` below).

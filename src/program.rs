@@ -577,7 +577,7 @@ impl<'a> Program<'a> {
 
     /// Whether `caller` imports the file at `path`: by an import hint, or as a Go
     /// package of the repository's own module.
-    fn imports(&self, caller: &FileFacts, path: &str) -> bool {
+    pub fn imports(&self, caller: &FileFacts, path: &str) -> bool {
         imported(caller, path)
             || self
                 .go_local

@@ -628,6 +628,30 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 self.at(at)
             ));
         }
+        // Over HTTP, refused with an error status on every path: no reply, said as it is.
+        let answers = run.http_answers();
+        let refusal = answers.iter().find_map(|a| match a {
+            HttpAnswer::Response(h) if h.status.is_error() => Some(h.clone()),
+            _ => None,
+        });
+        if let Some(h) = refusal
+            .filter(|_| answers.iter().all(|a| matches!(a, HttpAnswer::Response(h) if h.status.is_error())))
+        {
+            let status = match h.status {
+                crate::value::HttpStatus::Code(s) => s.to_string(),
+                _ => "error".to_string(),
+            };
+            return Verdict::fail(
+                format!(
+                    "`{method}` is refused with HTTP {status} ({}), so it gets no reply",
+                    self.at(h.span)
+                ),
+                vec![Finding {
+                    span: h.span,
+                    message: format!("`{method}` is refused here with HTTP {status}"),
+                }],
+            );
+        }
         Verdict::fail(
             format!("`{method}` gets no reply{consequence}"),
             vec![Finding {

@@ -1004,6 +1004,38 @@ pub fn reads_initialized_state(name: &str) -> bool {
 /// How an import through a path alias (`@/lib/rpc`) is kept among the hints.
 pub const PATH_ALIAS: &str = "@/";
 
+/// A relative JavaScript module (`../controllers/mcp`, `./lib/rpc.js`) resolved from
+/// the importing file's folder to a path from the scan's root, without extension:
+/// `routes/mcp.js` importing `../controllers/mcp` names `controllers/mcp`, and no
+/// other folder's `controllers/mcp`. `None` when it is not relative or climbs above
+/// the root (then the hint is matched as a suffix).
+pub fn relative_module(importer: &str, module: &str) -> Option<String> {
+    if !(module.starts_with("./") || module.starts_with("../")) {
+        return None;
+    }
+    let mut parts: Vec<&str> = importer.split('/').collect();
+    parts.pop();
+    for segment in module.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    let path = joined
+        .rsplit_once('.')
+        .filter(|(stem, ext)| {
+            !stem.ends_with('/')
+                && matches!(*ext, "js" | "ts" | "mjs" | "cjs" | "mts" | "cts" | "jsx" | "tsx")
+        })
+        .map(|(s, _)| s.to_string())
+        .unwrap_or(joined);
+    (!path.is_empty()).then_some(path)
+}
+
 pub fn import_hint(language: Language, module: &str) -> Option<String> {
     let hint = match language {
         Language::Python => module.trim_start_matches('.').replace('.', "/"),
@@ -1109,7 +1141,21 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
 
 #[cfg(test)]
 mod tests {
-    use super::{imports_module, reads_initialized_state, type_class, variant_renamed};
+    use super::{imports_module, reads_initialized_state, relative_module, type_class, variant_renamed};
+
+    #[test]
+    fn relative_modules_resolve_from_the_importing_folder() {
+        assert_eq!(
+            relative_module("app/routes/mcp.js", "../controllers/mcp").as_deref(),
+            Some("app/controllers/mcp")
+        );
+        assert_eq!(relative_module("app/routes/mcp.js", "./rpc.js").as_deref(), Some("app/routes/rpc"));
+        assert_eq!(relative_module("server.ts", "./lib/index.ts").as_deref(), Some("lib/index"));
+        // Above the scan's root: not resolved (matched as a suffix instead).
+        assert_eq!(relative_module("routes/mcp.js", "../../shared/rpc"), None);
+        // Not relative: a package.
+        assert_eq!(relative_module("routes/mcp.js", "express"), None);
+    }
 
     #[test]
     fn enum_variants_are_renamed_as_serde_renames_them() {

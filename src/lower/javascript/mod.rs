@@ -218,7 +218,9 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
 }
 
 fn note_import(ctx: &Ctx, module: &str, span: Span, facts: &mut FileFacts) {
-    facts.imports.extend(super::import_hint(Language::TypeScript, module));
+    let hint = super::relative_module(&facts.path, module)
+        .or_else(|| super::import_hint(Language::TypeScript, module));
+    facts.imports.extend(hint);
     if let Some(sdk) = ctx.sdk(Language::TypeScript, module) {
         facts.sdk_imports.push(SdkImport { sdk, span });
     }
