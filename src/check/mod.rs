@@ -628,6 +628,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 self.at(at)
             ));
         }
+        // An error handed back to callers the scan cannot see may become the reply there.
+        if let Some((span, probe)) = self.unseen_error.borrow().clone()
+            && probe.method == method
+        {
+            return Verdict::skip(format!(
+                "`{method}` ends in an error handed back by {} to callers the scan cannot see, which may answer it",
+                self.at(span)
+            ));
+        }
         // Over HTTP, refused with an error status on every path: no reply, said as it is.
         let answers = run.http_answers();
         let refusal = answers.iter().find_map(|a| match a {
