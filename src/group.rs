@@ -526,8 +526,19 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     }
     // A function handed to a router in the same language, in a related folder.
     // A handler is named by itself or, a method, with its class (`McpView.post`).
+    // The routers' handler names by their last segment: each function looks only at
+    // the names that can be its own.
+    let mut handlers: HashMap<&str, Vec<(&FileFacts, &String)>> = HashMap::new();
+    for file in prog.files() {
+        for h in &file.http_handlers {
+            handlers.entry(crate::lower::last_segment(h)).or_default().push((file, h));
+        }
+    }
     let mounted = |id: FnId| {
         let f = prog.function(id);
+        if f.http_route {
+            return true;
+        }
         let named = |h: &String| {
             *h == f.name
                 || f.owner.as_deref().is_some_and(|o| {
@@ -538,13 +549,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // file imports: the module's function.
         let home = prog.file_of(id);
         let imported = |file: &FileFacts, h: &String| {
-            h.rsplit_once('.').is_some_and(|(_, last)| last == f.name) && prog.imports(file, &home.path)
+            f.owner.is_none() && h.contains('.') && prog.imports(file, &home.path)
         };
-        f.http_route
-            || prog.files().any(|file| {
-                file.http_handlers.iter().any(|h| named(h) || (f.owner.is_none() && imported(file, h)))
-                    && prog.related(file, home)
-            })
+        handlers.get(f.name.as_str()).is_some_and(|named_here| {
+            named_here.iter().any(|(file, h)| (named(h) || imported(file, h)) && prog.related(file, home))
+        })
     };
     // A handler by its signature alone counts too, unless another carrier calls it
     // (then it is that handler's helper; see `outermost` below).
