@@ -1,8 +1,7 @@
 //! ab-001838/initialized-handled: `notifications/initialized` is accepted without an error.
 
-use super::{Finding, HttpAnswer, ServerView, Verdict};
+use super::{Finding, ServerView, Verdict};
 use crate::interp::{Probe, UNKNOWN_METHOD};
-use crate::value::HttpStatus;
 
 const NAME: &str = "notifications/initialized";
 
@@ -29,26 +28,10 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, findings);
     }
     // Over HTTP, refused with an error status on every path that looked at it: not accepted.
-    let answers = run.http_answers();
-    let refusals: Vec<_> = answers
-        .iter()
-        .filter_map(|a| match a {
-            HttpAnswer::Response(h) if h.status.is_error() => Some(h.clone()),
-            _ => None,
-        })
-        .collect();
-    if !answers.is_empty() && refusals.len() == answers.len() {
-        let first = &refusals[0];
-        let status = match first.status {
-            HttpStatus::Code(s) => s,
-            _ => 400,
-        };
-        let reason = format!(
-            "`{NAME}` is refused with HTTP {status} ({}): the lifecycle never completes",
-            v.at(first.span)
-        );
-        let finding =
-            Finding { span: first.span, message: format!("`{NAME}` is refused here with HTTP {status}") };
+    if let Some((status, at)) = run.refused() {
+        let reason =
+            format!("`{NAME}` is refused with HTTP {status} ({}): the lifecycle never completes", v.at(at));
+        let finding = Finding { span: at, message: format!("`{NAME}` is refused here with HTTP {status}") };
         return Verdict::fail(reason, vec![finding]);
     }
     // Taken the way an unknown method is, by a fallback that answers it: not accepted.

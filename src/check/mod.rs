@@ -239,6 +239,26 @@ impl ProbeRun {
         self.paths.iter().filter_map(PathRun::unsure_reply).min()
     }
 
+    /// The first refusal and its status when every HTTP answer is an error status
+    /// (400 and up): the transport refused the input on every path that answered it.
+    pub fn refused(&self) -> Option<(u16, Span)> {
+        let answers = self.http_answers();
+        let mut first = None;
+        for a in &answers {
+            match a {
+                HttpAnswer::Response(h) if h.status.is_error() => {
+                    let status = match h.status {
+                        crate::value::HttpStatus::Code(s) => s,
+                        _ => 400,
+                    };
+                    first.get_or_insert((status, h.span));
+                }
+                _ => return None,
+            }
+        }
+        first
+    }
+
     /// The HTTP answers of the paths that start at an HTTP entry: the response
     /// returned or written, or the bare returned value when there is none.
     pub fn http_answers(&self) -> Vec<HttpAnswer> {
@@ -638,27 +658,10 @@ impl<'p, 'a> ServerView<'p, 'a> {
             ));
         }
         // Over HTTP, refused with an error status on every path: no reply, said as it is.
-        let answers = run.http_answers();
-        let refusal = answers.iter().find_map(|a| match a {
-            HttpAnswer::Response(h) if h.status.is_error() => Some(h.clone()),
-            _ => None,
-        });
-        if let Some(h) = refusal
-            .filter(|_| answers.iter().all(|a| matches!(a, HttpAnswer::Response(h) if h.status.is_error())))
-        {
-            let status = match h.status {
-                crate::value::HttpStatus::Code(s) => s.to_string(),
-                _ => "error".to_string(),
-            };
+        if let Some((status, at)) = run.refused() {
             return Verdict::fail(
-                format!(
-                    "`{method}` is refused with HTTP {status} ({}), so it gets no reply",
-                    self.at(h.span)
-                ),
-                vec![Finding {
-                    span: h.span,
-                    message: format!("`{method}` is refused here with HTTP {status}"),
-                }],
+                format!("`{method}` is refused with HTTP {status} ({}), so it gets no reply", self.at(at)),
+                vec![Finding { span: at, message: format!("`{method}` is refused here with HTTP {status}") }],
             );
         }
         Verdict::fail(
