@@ -100,6 +100,9 @@ pub struct Ctx<'a> {
     /// The closure being lowered that is to become a function of its own (Rust:
     /// one a `let` binds), by its syntax node's id.
     pub lift: Option<usize>,
+    /// Go's `_, ok := table[key]` in the function being lowered: `ok` says the key
+    /// is in the table (`ok`'s name, and that test).
+    pub presence: Vec<(String, Expr)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -123,6 +126,7 @@ impl<'a> Ctx<'a> {
             receiver: None,
             declared: None,
             lift: None,
+            presence: Vec::new(),
         }
     }
 

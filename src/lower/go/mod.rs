@@ -15,6 +15,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         match item.kind() {
             "function_declaration" => {
                 let name = text_of(ctx, item, "name");
+                ctx.presence.clear();
                 function(ctx, item, facts, name, None);
             }
             "method_declaration" => {
@@ -28,6 +29,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                     .and_then(|list| children(list).into_iter().next())
                     .and_then(|p| p.child_by_field_name("name"))
                     .map(|n| ctx.text(n).to_string());
+                ctx.presence.clear();
                 function(ctx, item, facts, name, owner.as_deref());
                 ctx.receiver = None;
             }
@@ -460,6 +462,22 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
     let left: Vec<Node> = node.child_by_field_name("left").map(children).unwrap_or_default();
     let right: Vec<Node> = node.child_by_field_name("right").map(children).unwrap_or_default();
     match (left.as_slice(), right.as_slice()) {
+        // `_, ok := supported[version]`: only whether the key is in the table.
+        ([value, ok], [one])
+            if ctx.text(*value) == "_"
+                && one.kind() == "index_expression"
+                && let (Some(table), Some(key)) =
+                    (one.child_by_field_name("operand"), one.child_by_field_name("index")) =>
+        {
+            let test = Expr::Member {
+                item: Box::new(expr(ctx, key, facts)),
+                collection: Box::new(expr(ctx, table, facts)),
+            };
+            let name = ctx.text(*ok).to_string();
+            ctx.presence.retain(|(n, _)| *n != name);
+            ctx.presence.push((name.clone(), test.clone()));
+            out.push(Stmt::Assign { target: name, value: test, span });
+        }
         // `handler, ok := handlers[method]`: ok says whether the entry exists.
         ([value, ok], [one])
             if one.kind() == "index_expression" || one.kind() == "type_assertion_expression" =>
@@ -512,6 +530,17 @@ fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     let cond =
         node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    // `if ok` / `if !ok` after `_, ok := table[key]`: the membership test itself, so
+    // the branch knows which keys it holds.
+    let presence = |name: &str| ctx.presence.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
+    let cond = match cond {
+        Expr::Var(ref name) => presence(name).unwrap_or(cond),
+        Expr::Not(ref inner) => match inner.as_ref() {
+            Expr::Var(name) => presence(name).map(|t| Expr::Not(Box::new(t))).unwrap_or(cond),
+            _ => cond,
+        },
+        other => other,
+    };
     let then = block(ctx, node.child_by_field_name("consequence"), facts);
     let otherwise = match node.child_by_field_name("alternative") {
         Some(alt) if alt.kind() == "if_statement" => vec![Stmt::Expr(if_statement(ctx, alt, facts))],
