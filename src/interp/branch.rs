@@ -445,6 +445,12 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
         // `if supported[v]` (a table of supported values, Go's `map[string]bool`) holding:
         // `v` is a key of the table.
         Expr::Lookup { key, .. } if holds => mark_checked(st, key),
+        // `isset($supported[$v])` holding: the entry is there, so `v` is a key.
+        Expr::IsNull(inner) if !holds => {
+            if let Expr::Lookup { key, .. } = inner.as_ref() {
+                mark_checked(st, key)
+            }
+        }
         Expr::And(a, b) if holds => {
             refine(st, a, true);
             refine(st, b, true);
