@@ -393,7 +393,6 @@ impl<'p, 'a> Interp<'p, 'a> {
                 // Decoding one member of the message (`json.Unmarshal(fields["method"],
                 // &method)`, `serde_json::from_value(v["id"].clone())`) gives that member.
                 let member = parts.first().is_some_and(decodes_member);
-
                 let exprs: Vec<&Expr> = parts.iter().collect();
                 self.eval_all(st, &exprs)
                     .into_iter()
