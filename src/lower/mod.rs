@@ -497,7 +497,11 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
                 // `model_validate_json` knows its type (the Python lowering).
                 || last == "validate_json" && !qualifier.is_empty()
         }
-        Language::TypeScript | Language::JavaScript => callee == "JSON.parse",
+        // `await request.json()` in a fetch handler (Workers, Next.js, Deno, Bun, Hono's
+        // `c.req.json()`): the request's body.
+        Language::TypeScript | Language::JavaScript => {
+            callee == "JSON.parse" || last == "json" && matches!(last_segment(qualifier), "request" | "req")
+        }
         Language::Php => matches!(callee, "json_decode" | "get_json_params"),
         Language::Go | Language::Rust => false,
     }

@@ -1167,6 +1167,11 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     match callee.as_str() {
         "Array.isArray" => return Expr::Bool(false),
+        // `Boolean(x)`: the truthiness of `x`, as `!!x`.
+        "Boolean" if args.len() == 1 => {
+            let x = args.into_iter().next().unwrap_or_else(Expr::unknown);
+            return Expr::Not(Box::new(Expr::Not(Box::new(x))));
+        }
         c if c.strip_suffix(".json").is_some_and(|class| frameworks::RESPONSE_CLASSES.contains(&class)) => {
             return fetch_response(args, span);
         }
