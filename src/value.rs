@@ -21,6 +21,9 @@ impl Probe {
 
 /// A method name no server handles, for the unknown-method fallback.
 pub const UNKNOWN_METHOD: &str = "mcp-conform/unknown-method";
+/// A notification name no server handles: under `notifications/`, where a guard on
+/// the prefix lets it through to the fallback.
+pub const UNKNOWN_NOTIFICATION: &str = "notifications/mcp-conform-unknown";
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {

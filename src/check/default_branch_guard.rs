@@ -1,7 +1,7 @@
 //! ab-001838/default-branch-guard: the unknown-method fallback checks for an id before replying.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::{Probe, UNKNOWN_METHOD};
+use crate::interp::{Probe, UNKNOWN_METHOD, UNKNOWN_NOTIFICATION};
 
 pub fn run(v: &ServerView) -> Verdict {
     let run = v.probe(Probe::notification(UNKNOWN_METHOD));
@@ -38,6 +38,29 @@ pub fn run(v: &ServerView) -> Verdict {
                 .with_related(span, "this `notifications/` prefix test lets other id-less methods through"),
             None => verdict,
         };
+    }
+    // An id-less message under `notifications/` that no handler knows: where only
+    // id-less messages outside the prefix are dropped, it reaches the fallback, which
+    // answers it at the same place it answers an unknown request.
+    let fallback: Vec<_> =
+        v.peek(Probe::request(UNKNOWN_METHOD)).replies().iter().map(|r| r.reply.at()).collect();
+    let unknown = v.probe(Probe::notification(UNKNOWN_NOTIFICATION));
+    let answered: Vec<Finding> = unknown
+        .replies()
+        .iter()
+        .filter(|r| fallback.contains(&r.reply.at()))
+        .map(|r| Finding {
+            span: r.reply.at(),
+            message: "the unknown-method fallback replies to an id-less message under `notifications/`"
+                .into(),
+        })
+        .collect();
+    if let Some(first) = answered.first() {
+        let reason = format!(
+            "an id-less `notifications/` message no handler knows gets a reply from the unknown-method fallback at {}; only id-less methods outside the prefix are dropped",
+            v.at(first.span)
+        );
+        return Verdict::fail(reason, answered);
     }
     let evidence = run.evidence();
     let how = match evidence {

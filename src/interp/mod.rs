@@ -10,7 +10,7 @@
 
 use crate::model::{Block, FnId, Span, Stmt};
 pub use crate::program::Program;
-pub use crate::value::{Effect, HttpValue, Probe, Reply, UNKNOWN_METHOD, Value};
+pub use crate::value::{Effect, HttpValue, Probe, Reply, UNKNOWN_METHOD, UNKNOWN_NOTIFICATION, Value};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 use std::rc::Rc;
