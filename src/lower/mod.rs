@@ -910,9 +910,11 @@ pub fn status_by_name(name: &str) -> Option<u16> {
     {
         return Some(code);
     }
-    // Symfony's `Response::HTTP_ACCEPTED`, Go's `http.StatusAccepted`.
-    let n = n.trim_start_matches("HTTP").trim_start_matches("STATUS");
-    STATUS_NAMES.iter().find(|(name, _)| *name == n).map(|(_, code)| *code)
+    // Go's `http.StatusAccepted`; Symfony's `Response::HTTP_ACCEPTED` (but keep
+    // `HTTP_VERSION_NOT_SUPPORTED` whole).
+    let named = |n: &str| STATUS_NAMES.iter().find(|(name, _)| *name == n).map(|(_, code)| *code);
+    let n = n.trim_start_matches("STATUS");
+    named(n).or_else(|| n.strip_prefix("HTTP").and_then(named))
 }
 
 /// Status names as the frameworks spell them, upper case without separators.
@@ -1149,7 +1151,22 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
 
 #[cfg(test)]
 mod tests {
-    use super::{imports_module, reads_initialized_state, relative_module, type_class, variant_renamed};
+    use super::{
+        imports_module, reads_initialized_state, relative_module, status_by_name, type_class, variant_renamed,
+    };
+
+    #[test]
+    fn statuses_are_known_by_their_names_in_every_spelling() {
+        assert_eq!(status_by_name("http.StatusUnsupportedMediaType"), Some(415));
+        assert_eq!(status_by_name("http.StatusRequestEntityTooLarge"), Some(413));
+        assert_eq!(status_by_name("http.StatusHTTPVersionNotSupported"), Some(505));
+        assert_eq!(status_by_name("StatusCode::SERVICE_UNAVAILABLE"), Some(503));
+        assert_eq!(status_by_name("HTTPStatus.ACCEPTED"), Some(202));
+        assert_eq!(status_by_name("status.HTTP_204_NO_CONTENT"), Some(204));
+        assert_eq!(status_by_name("Response::HTTP_ACCEPTED"), Some(202));
+        assert_eq!(status_by_name("Response::HTTP_VERSION_NOT_SUPPORTED"), Some(505));
+        assert_eq!(status_by_name("http.StatusTeapotMaybe"), None);
+    }
 
     #[test]
     fn relative_modules_resolve_from_the_importing_folder() {
