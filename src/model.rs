@@ -406,6 +406,11 @@ pub const GO_IMPORT: &str = "go:";
 /// resolved to a folder of the scanned workspace by its `Cargo.toml` when it is one.
 pub const RUST_CRATE: &str = "crate:";
 
+/// The folder of a path relative to the scanned root (`""` at the root).
+pub fn dir_of(path: &str) -> &str {
+    memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
+}
+
 /// Everything lowered from one file.
 #[derive(Debug, Clone)]
 pub struct FileFacts {
@@ -456,6 +461,8 @@ pub struct FileFacts {
     /// Module-level names that functions declare `global` and so may change at run
     /// time (a session id set by `initialize`): their initial value says nothing.
     pub state: Vec<String>,
+    /// Where the file sends the 2024-11-05 HTTP+SSE transport's `endpoint` event.
+    pub sse_endpoint: Option<Span>,
     /// Where the parser reported a syntax error, if it did.
     pub syntax_error: Option<Span>,
     /// Inline `mcp-conform: ignore[...]` comments.

@@ -6,6 +6,7 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
+use crate::model::dir_of;
 use crate::model::{Block, Expr, FileFacts, FnId, Function, Language, Stmt};
 use crate::settings::Knowledge;
 use rustc_hash::FxHashMap as HashMap;
@@ -127,10 +128,6 @@ fn imported(caller: &FileFacts, path: &str) -> bool {
         };
         suffix(stem) || suffix(dir)
     })
-}
-
-fn dir_of(path: &str) -> &str {
-    memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
 }
 
 /// Calls `f(key, value)` for every map write with a computed key in a block.

@@ -9,6 +9,7 @@
 //! envelope and none of MCP's vocabulary, parses nothing more.
 
 use crate::discover::Candidate;
+use crate::model::dir_of;
 use crate::model::{Expr, FileFacts, Language, walk_block};
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashSet as HashSet;
@@ -89,10 +90,6 @@ fn family(language: Language) -> Language {
         Language::JavaScript => Language::TypeScript,
         other => other,
     }
-}
-
-fn dir_of(path: &str) -> &str {
-    path.rfind('/').map(|i| &path[..i]).unwrap_or("")
 }
 
 /// A file not parsed yet: its index into the candidates, and whether it holds a

@@ -3,6 +3,7 @@
 use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::group::Transport;
 use crate::interp::{Probe, Value};
+use crate::model::FnId;
 use crate::value::HttpStatus;
 
 pub fn run(v: &ServerView) -> Verdict {
@@ -17,7 +18,26 @@ pub fn run(v: &ServerView) -> Verdict {
     // excuse a fallback that answers the others with 200 and a JSON body.
     let runs: Vec<_> =
         v.client_notifications().into_iter().map(|(m, _)| v.probe(Probe::notification(m))).collect();
-    let answers: Vec<HttpAnswer> = runs.iter().flat_map(|run| run.http_answers()).collect();
+    // Routes of the older HTTP+SSE transport answer POSTs without the reply (it goes out
+    // on the stream): this check judges Streamable HTTP, so their answers are left out.
+    let legacy = v.legacy_sse();
+    let old_route = |entry: &FnId| legacy.as_ref().is_some_and(|(_, routes)| routes.contains(entry));
+    let answers: Vec<HttpAnswer> = runs
+        .iter()
+        .flat_map(|run| run.http_answers_by_entry())
+        .filter(|(entry, _)| !old_route(entry))
+        .map(|(_, a)| a)
+        .collect();
+    if answers.is_empty()
+        && let Some((endpoint, routes)) = &legacy
+    {
+        let post = v.prog.function(routes[0]).span;
+        return Verdict::skip(format!(
+            "the HTTP transport is the 2024-11-05 HTTP+SSE transport (an `endpoint` event at {}; {} answers `initialize` without the reply, which goes out on the stream): http-notification-202 judges Streamable HTTP",
+            v.at(*endpoint),
+            v.at(post)
+        ));
+    }
     let mut findings: Vec<Finding> = Vec::new();
     let mut good = None;
     let mut refused = None;

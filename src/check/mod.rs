@@ -13,7 +13,7 @@ mod version_negotiation;
 
 use crate::group::Server;
 use crate::interp::{Cut, Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
-use crate::model::{CLIENT_NOTIFICATIONS, FnId, Span};
+use crate::model::{CLIENT_NOTIFICATIONS, FnId, Language, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -125,6 +125,8 @@ pub struct PathRun {
     pub http: bool,
     /// The entry is where messages arrive (not a dispatcher whose callers are unseen).
     pub transport: bool,
+    /// What the entry writes out is the HTTP response's body (a PHP script's output).
+    pub output_is_body: bool,
     pub outcome: Outcome,
 }
 
@@ -262,6 +264,11 @@ impl ProbeRun {
     /// The HTTP answers of the paths that start at an HTTP entry: the response
     /// returned or written, or the bare returned value when there is none.
     pub fn http_answers(&self) -> Vec<HttpAnswer> {
+        self.http_answers_by_entry().into_iter().map(|(_, a)| a).collect()
+    }
+
+    /// [`ProbeRun::http_answers`], each with the entry whose path gave it.
+    pub fn http_answers_by_entry(&self) -> Vec<(FnId, HttpAnswer)> {
         let mut out = Vec::new();
         // Paths that never looked at the message, beside paths that did, are the
         // handler's own failures (a body it could not read): not the answer to it.
@@ -299,10 +306,18 @@ impl ProbeRun {
                 (Some(h), _, _) => HttpAnswer::Response(h),
                 (_, _, Some(h)) => HttpAnswer::Response(h.clone()),
                 (_, Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
+                // A PHP script's output is the response's body: a reply it echoes is
+                // the answer (with PHP's default 200).
+                (_, Value::Null, None)
+                    if path.output_is_body
+                        && let Some(r) = echoed(path) =>
+                {
+                    HttpAnswer::Reply(r)
+                }
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
                 _ => HttpAnswer::Unknown,
             };
-            out.push(answer);
+            out.push((path.entry, answer));
         }
         out
     }
@@ -324,6 +339,18 @@ impl ProbeRun {
         spans.sort();
         spans.into_iter().next()
     }
+}
+
+/// The first JSON-RPC reply a path writes out.
+fn echoed(path: &PathRun) -> Option<Rc<Reply>> {
+    path.outcome.effects.iter().find_map(|e| match e {
+        Effect::Emit { value, .. } => {
+            let mut replies = Vec::new();
+            value.replies(&mut replies);
+            replies.into_iter().next()
+        }
+        _ => None,
+    })
 }
 
 /// A path that ends by raising, or by returning a Go-style `(value, err)` with an error.
@@ -478,11 +505,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 || (!entry.transport
                     && !self.prog.file_of(entry.function).web_framework
                     && outs.iter().any(|o| o.saw_message && !o.raised && o.value.as_http().is_some()));
+            let output_is_body = answers_http && self.prog.file_of(entry.function).language == Language::Php;
             for outcome in outs {
                 paths.push(PathRun {
                     entry: entry.function,
                     http: answers_http,
                     transport: entry.transport,
+                    output_is_body,
                     outcome,
                 });
             }
@@ -501,6 +530,51 @@ impl<'p, 'a> ServerView<'p, 'a> {
     pub fn serves_http(&self) -> bool {
         self.server.entries.iter().any(|e| e.http)
             || self.probe(Probe::request("initialize")).paths.iter().any(|p| p.http)
+    }
+
+    /// The 2024-11-05 HTTP+SSE transport: where the server sends its `endpoint` event,
+    /// and the HTTP entries whose answers to `initialize` carry no reply (it goes out on
+    /// the stream). Streamable HTTP answers `initialize` in the POST's own response, so
+    /// only those entries are the older transport's; a route that does carry the reply
+    /// (or whose answer the scan cannot read) stays Streamable HTTP.
+    pub fn legacy_sse(&self) -> Option<(Span, Vec<FnId>)> {
+        // The event is sent by the GET route, which may live in another file of the
+        // folder (or name the event by a constant declared there).
+        let entry_files = self.server.entries.iter().map(|e| self.prog.function(e.function).span.file);
+        let folders: std::collections::BTreeSet<&str> = self
+            .server
+            .files
+            .iter()
+            .copied()
+            .chain(entry_files)
+            .filter_map(|f| self.prog.file_by_index(f))
+            .map(|f| crate::model::dir_of(&f.path))
+            .collect();
+        let endpoint = self
+            .prog
+            .files()
+            .filter(|f| folders.contains(crate::model::dir_of(&f.path)))
+            .filter_map(|f| f.sse_endpoint)
+            .min()?;
+        let mut carries: std::collections::BTreeMap<FnId, bool> = std::collections::BTreeMap::new();
+        let run = self.probe(Probe::request("initialize"));
+        for (entry, answer) in run.http_answers_by_entry() {
+            let reply = match &answer {
+                // A refusal (auth, a bad header) says nothing about where replies go.
+                HttpAnswer::Response(h) if h.status.is_error() => continue,
+                HttpAnswer::Response(h) if h.status == crate::value::HttpStatus::Unknown => true,
+                HttpAnswer::Response(h) => h.body.as_ref().is_some_and(|b| {
+                    let mut replies = Vec::new();
+                    b.replies(&mut replies);
+                    !replies.is_empty() || matches!(b, Value::Unknown(_))
+                }),
+                HttpAnswer::Nothing(_) => false,
+                HttpAnswer::Reply(_) | HttpAnswer::Unknown => true,
+            };
+            *carries.entry(entry).or_insert(false) |= reply;
+        }
+        let legacy: Vec<FnId> = carries.into_iter().filter(|(_, reply)| !reply).map(|(e, _)| e).collect();
+        (!legacy.is_empty()).then_some((endpoint, legacy))
     }
 
     /// `MCP_CONFORM_DEBUG=1`: a probe's outcomes from one entry, one line each.

@@ -10,6 +10,7 @@ pub mod javascript;
 pub mod php;
 pub mod python;
 pub mod rust;
+pub mod sse;
 
 use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
 use crate::settings::Knowledge;
@@ -317,6 +318,7 @@ pub fn lower(
         id_members: Vec::new(),
         untagged_variants: Vec::new(),
         classes: Vec::new(),
+        sse_endpoint: None,
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),
@@ -339,6 +341,9 @@ pub fn lower(
     }
     if root.has_error() {
         facts.syntax_error = Some(first_error(&ctx, root));
+    }
+    if memchr::memmem::find(src, sse::WORD.as_bytes()).is_some() {
+        facts.sse_endpoint = sse::endpoint_event(&ctx, root);
     }
     if memchr::memmem::find(src, comments::MARKER.as_bytes()).is_some() {
         facts.suppressions = comments::suppressions(&ctx, root);

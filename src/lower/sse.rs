@@ -1,0 +1,214 @@
+//! The 2024-11-05 HTTP+SSE transport's `endpoint` event. That transport opens a GET
+//! stream whose first event, named `endpoint`, tells the client where to POST; the
+//! replies to those POSTs go out on the stream. Streamable HTTP has no such event, so
+//! a server that sends it speaks the older transport on the routes whose POST answers
+//! carry no reply (see the http-notification-202 check).
+//!
+//! The event is found in the parse tree, in any of the five languages, as it is
+//! written: a string literal holding the event's wire text (`"event: endpoint\ndata: …"`),
+//! `endpoint` handed to an event builder (`Event::default().event("endpoint")`), or
+//! `endpoint` as the value of an `event` member, key or keyword
+//! (`{"event": "endpoint", "data": url}`, `ServerSentEvent(event="endpoint")`).
+
+use super::{Ctx, unquote};
+use crate::model::Span;
+use tree_sitter::Node;
+
+/// The bytes every spelling contains: files without them are not walked.
+pub const WORD: &str = "endpoint";
+
+/// Where the file first sends an `endpoint` event, if it does. The walk is
+/// iterative: deep trees cannot overflow the stack.
+pub fn endpoint_event(ctx: &Ctx, root: Node) -> Option<Span> {
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if is_string(node.kind()) {
+            if sends_endpoint(ctx, node) {
+                return Some(ctx.span(node));
+            }
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+        }
+    }
+    None
+}
+
+/// String literal nodes of the five grammars (Python and JavaScript `string`,
+/// `template_string`; Go's interpreted and raw literals; Rust's; PHP's quoted,
+/// interpolated and heredoc strings).
+fn is_string(kind: &str) -> bool {
+    matches!(
+        kind,
+        "string"
+            | "template_string"
+            | "interpreted_string_literal"
+            | "raw_string_literal"
+            | "string_literal"
+            | "encapsed_string"
+            | "heredoc"
+            | "nowdoc"
+    )
+}
+
+fn sends_endpoint(ctx: &Ctx, node: Node) -> bool {
+    let text = ctx.text(node);
+    if !text.contains(WORD) {
+        return false;
+    }
+    // The wire text of the event itself.
+    if text.contains("event: endpoint") || text.contains("event:endpoint") {
+        return true;
+    }
+    unquote(text) == WORD && (names_event_member(ctx, node) || is_event_argument(ctx, node))
+}
+
+/// `endpoint` as the value of a member, key, keyword or constant named for an event:
+/// a Python or JavaScript pair, a Python keyword argument, a Go keyed element, a Rust
+/// field initializer, a PHP array element, or a constant or variable
+/// (`eventEndpoint = "endpoint"`, `const EVENT_ENDPOINT = 'endpoint'`).
+fn names_event_member(ctx: &Ctx, node: Node) -> bool {
+    let mut value = node;
+    let Some(mut parent) = node.parent() else { return false };
+    // Go wraps each side of a keyed element in a `literal_element`, and the values of a
+    // `const` in an `expression_list`.
+    if matches!(parent.kind(), "literal_element" | "expression_list") {
+        value = parent;
+        match parent.parent() {
+            Some(p) => parent = p,
+            None => return false,
+        }
+    }
+    if !matches!(
+        parent.kind(),
+        "pair"
+            | "keyword_argument"
+            | "keyed_element"
+            | "field_initializer"
+            | "array_element_initializer"
+            | "const_spec"
+            | "var_spec"
+            | "const_item"
+            | "static_item"
+            | "const_element"
+            | "variable_declarator"
+            | "assignment"
+    ) {
+        return false;
+    }
+    let mut cursor = parent.walk();
+    let key = parent.named_children(&mut cursor).next();
+    key.is_some_and(|k| k.id() != value.id() && names_event(&unquote(ctx.text(k))))
+}
+
+/// `endpoint` handed to a function or method named for an event (`.event("endpoint")`,
+/// `writeSSEEvent(w, "endpoint", url)`, `send_event("endpoint", url)`).
+fn is_event_argument(ctx: &Ctx, node: Node) -> bool {
+    let mut args = node.parent();
+    // PHP wraps each argument in an `argument` node.
+    if args.is_some_and(|a| a.kind() == "argument") {
+        args = args.and_then(|a| a.parent());
+    }
+    let Some(args) = args.filter(|a| matches!(a.kind(), "arguments" | "argument_list")) else {
+        return false;
+    };
+    let Some(call) = args.parent() else { return false };
+    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("name"));
+    callee.is_some_and(|c| {
+        let text = ctx.text(c);
+        names_event(text.rsplit(['.', ':', '>']).next().unwrap_or(text))
+    })
+}
+
+/// Whether one of the words of a name is `event` (`event`, `writeSSEEvent`,
+/// `EVENT_ENDPOINT`, `send_event`; not `preventDefault`).
+fn names_event(name: &str) -> bool {
+    words(name).iter().any(|w| w.eq_ignore_ascii_case("event"))
+}
+
+/// The words of an identifier: split at `_`, `-` and other separators, and where the
+/// case changes (`writeSSEEvent` is `write`, `SSE`, `Event`).
+fn words(name: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for part in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()) {
+        let bytes = part.as_bytes();
+        let mut start = 0;
+        for i in 1..bytes.len() {
+            let (prev, here) = (bytes[i - 1], bytes[i]);
+            let next_lower = bytes.get(i + 1).is_some_and(|b| b.is_ascii_lowercase());
+            if (prev.is_ascii_lowercase() && here.is_ascii_uppercase())
+                || (prev.is_ascii_uppercase() && here.is_ascii_uppercase() && next_lower)
+            {
+                out.push(&part[start..i]);
+                start = i;
+            }
+        }
+        out.push(&part[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{Grammar, parse};
+
+    fn finds(grammar: Grammar, src: &str) -> bool {
+        let tree = parse(grammar, src.as_bytes(), std::time::Duration::from_secs(5)).expect("parses");
+        let ctx = Ctx::new(src.as_bytes(), 0);
+        endpoint_event(&ctx, tree.root_node()).is_some()
+    }
+
+    #[test]
+    fn the_endpoint_event_in_every_spelling() {
+        use Grammar::*;
+        // The wire text.
+        assert!(finds(
+            Go,
+            "package m\nfunc f(w W) { fmt.Fprintf(w, \"event: endpoint\\ndata: %s\\n\\n\", u) }"
+        ));
+        assert!(finds(JavaScript, "res.write(`event: endpoint\\ndata: ${url}\\n\\n`);"));
+        assert!(finds(Php, "<?php echo \"event: endpoint\\n\";"));
+        assert!(finds(Python, "yield f\"event: endpoint\\ndata: {url}\\n\\n\""));
+        // An event builder, a helper named for events, a member or keyword or constant.
+        assert!(finds(Rust, "fn f() { let e = Event::default().event(\"endpoint\").data(u); }"));
+        assert!(finds(Go, "package m\nfunc f() { writeSSEEvent(w, \"endpoint\", u) }"));
+        assert!(finds(Go, "package m\nconst eventEndpoint = \"endpoint\""));
+        assert!(finds(Python, "yield {\"event\": \"endpoint\", \"data\": url}"));
+        assert!(finds(Python, "ServerSentEvent(data=url, event=\"endpoint\")"));
+        assert!(finds(TypeScript, "send({ event: 'endpoint', data: url });"));
+        assert!(finds(Php, "<?php $this->sendEvent('endpoint', $url);"));
+        assert!(finds(Php, "<?php send_event('endpoint', '/mcp.php');"));
+        assert!(finds(Php, "<?php $e = ['event' => 'endpoint', 'data' => $url];"));
+        // Near misses: the word as something else.
+        assert!(!finds(Python, "ENDPOINT = \"endpoint\"\nurl = base + \"/endpoint\""));
+        assert!(!finds(
+            TypeScript,
+            "const cfg = { type: 'endpoint', path: '/mcp' }; preventDefault('endpoint');"
+        ));
+        assert!(!finds(Go, "package m\n// event: endpoint in a comment\nvar endpoint = \"/mcp\""));
+        assert!(!finds(Rust, "fn f() { let e = Event::default().data(\"endpoint\"); }"));
+    }
+
+    #[test]
+    fn event_names_by_words() {
+        assert_eq!(words("writeSSEEvent"), ["write", "SSE", "Event"]);
+        assert_eq!(words("EVENT_ENDPOINT"), ["EVENT", "ENDPOINT"]);
+        assert!(names_event("event"));
+        assert!(names_event("send_event"));
+        assert!(names_event("eventEndpoint"));
+        assert!(!names_event("preventDefault"));
+        assert!(!names_event("events_url"));
+    }
+}
