@@ -399,6 +399,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .map(|(s, vals)| {
                         let v = match vals.into_iter().next() {
                             Some(v) if member => v,
+                            // Decoding what the code itself encoded (`json.loads(reply.json())`,
+                            // `JSON.parse(JSON.stringify(reply))`) gives that value back.
+                            Some(v @ (Value::Reply(_) | Value::Object(_) | Value::Instance(..))) => v,
                             _ => Value::Message,
                         };
                         (s, v)
