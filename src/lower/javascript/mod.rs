@@ -266,6 +266,16 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         out.extend(pattern_reads(ctx, name, &source, !required, span));
         return;
     }
+    if name.kind() == "array_pattern" {
+        // `const [result, error] = await dispatch(msg)`: each name takes its element.
+        let targets = children(name)
+            .into_iter()
+            .map(|c| if c.kind() == "identifier" { ctx.text(c).to_string() } else { String::new() })
+            .collect();
+        let value = expr(ctx, js, value, facts);
+        out.push(Stmt::Destructure { targets, value, span });
+        return;
+    }
     let target = ctx.text(name).to_string();
     // `const handle = async (msg) => {...}` names the function; so does
     // `export const mcpHandler = httpAction(async (ctx, request) => {...})`: a wrapper

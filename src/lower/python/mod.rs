@@ -319,7 +319,11 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                 && left
                     .child_by_field_name("value")
                     .is_some_and(|v| matches!(v.kind(), "identifier" | "subscript"));
-            if matches!(left.kind(), "identifier" | "attribute") || member {
+            if matches!(left.kind(), "pattern_list" | "tuple_pattern" | "list_pattern") {
+                // `result, error = dispatch(...)`: each name takes its element of the tuple.
+                let targets = children(left).into_iter().map(|c| ctx.text(c).to_string()).collect();
+                out.push(Stmt::Destructure { targets, value, span });
+            } else if matches!(left.kind(), "identifier" | "attribute") || member {
                 out.push(Stmt::Assign { target, value, span });
             } else if left.kind() == "subscript"
                 && let (Some(table), Some(key)) =
