@@ -24,8 +24,8 @@ pub fn run(v: &ServerView) -> Verdict {
     let old_route = |entry: &FnId| legacy.as_ref().is_some_and(|(_, routes)| routes.contains(entry));
     let answers: Vec<HttpAnswer> = runs
         .iter()
-        .flat_map(|run| run.http_answers_by_entry())
-        .filter(|(entry, _)| !old_route(entry))
+        .flat_map(|run| run.http_answers_by_path())
+        .filter(|(path, _)| !old_route(&path.entry))
         .map(|(_, a)| a)
         .collect();
     if answers.is_empty()
@@ -33,7 +33,7 @@ pub fn run(v: &ServerView) -> Verdict {
     {
         let post = v.prog.function(routes[0]).span;
         return Verdict::skip(format!(
-            "the HTTP transport is the 2024-11-05 HTTP+SSE transport (an `endpoint` event at {}; {} answers `initialize` without the reply, which goes out on the stream): http-notification-202 judges Streamable HTTP",
+            "the HTTP transport is the 2024-11-05 HTTP+SSE transport (an `endpoint` event at {}; the POST route at {} sends its replies out on the stream): http-notification-202 judges Streamable HTTP",
             v.at(*endpoint),
             v.at(post)
         ));

@@ -264,11 +264,11 @@ impl ProbeRun {
     /// The HTTP answers of the paths that start at an HTTP entry: the response
     /// returned or written, or the bare returned value when there is none.
     pub fn http_answers(&self) -> Vec<HttpAnswer> {
-        self.http_answers_by_entry().into_iter().map(|(_, a)| a).collect()
+        self.http_answers_by_path().into_iter().map(|(_, a)| a).collect()
     }
 
-    /// [`ProbeRun::http_answers`], each with the entry whose path gave it.
-    pub fn http_answers_by_entry(&self) -> Vec<(FnId, HttpAnswer)> {
+    /// [`ProbeRun::http_answers`], each with the path that gave it.
+    pub fn http_answers_by_path(&self) -> Vec<(&PathRun, HttpAnswer)> {
         let mut out = Vec::new();
         // Paths that never looked at the message, beside paths that did, are the
         // handler's own failures (a body it could not read): not the answer to it.
@@ -317,7 +317,7 @@ impl ProbeRun {
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
                 _ => HttpAnswer::Unknown,
             };
-            out.push((path.entry, answer));
+            out.push((path, answer));
         }
         out
     }
@@ -533,8 +533,8 @@ impl<'p, 'a> ServerView<'p, 'a> {
     }
 
     /// The 2024-11-05 HTTP+SSE transport: where the server sends its `endpoint` event,
-    /// and the HTTP entries whose answers to `initialize` carry no reply (it goes out on
-    /// the stream). Streamable HTTP answers `initialize` in the POST's own response, so
+    /// and the HTTP entries whose answers to `initialize` carry no reply or that write
+    /// the reply out apart from the answer (it goes out on the stream). Streamable HTTP answers `initialize` in the POST's own response, so
     /// only those entries are the older transport's; a route that does carry the reply
     /// (or whose answer the scan cannot read) stays Streamable HTTP.
     pub fn legacy_sse(&self) -> Option<(Span, Vec<FnId>)> {
@@ -556,10 +556,14 @@ impl<'p, 'a> ServerView<'p, 'a> {
             .filter(|f| folders.contains(crate::model::dir_of(&f.path)))
             .filter_map(|f| f.sse_endpoint)
             .min()?;
-        let mut carries: std::collections::BTreeMap<FnId, bool> = std::collections::BTreeMap::new();
+        // Per entry: whether some path answers `initialize` in its own response only
+        // (Streamable HTTP's way). An entry with such a path is judged; one whose every
+        // answer carries no reply, or that also writes the reply out onto a stream,
+        // is the older transport's route.
+        let mut inline: std::collections::BTreeMap<FnId, bool> = std::collections::BTreeMap::new();
         let run = self.probe(Probe::request("initialize"));
-        for (entry, answer) in run.http_answers_by_entry() {
-            let reply = match &answer {
+        for (path, answer) in run.http_answers_by_path() {
+            let carries = match &answer {
                 // A refusal (auth, a bad header) says nothing about where replies go.
                 HttpAnswer::Response(h) if h.status.is_error() => continue,
                 HttpAnswer::Response(h) if h.status == crate::value::HttpStatus::Unknown => true,
@@ -571,9 +575,18 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 HttpAnswer::Nothing(_) => false,
                 HttpAnswer::Reply(_) | HttpAnswer::Unknown => true,
             };
-            *carries.entry(entry).or_insert(false) |= reply;
+            let streams = !path.output_is_body
+                && path.outcome.effects.iter().any(|e| match e {
+                    Effect::Emit { value, .. } if value.http().is_none() => {
+                        let mut replies = Vec::new();
+                        value.replies(&mut replies);
+                        !replies.is_empty()
+                    }
+                    _ => false,
+                });
+            *inline.entry(path.entry).or_insert(false) |= carries && !streams;
         }
-        let legacy: Vec<FnId> = carries.into_iter().filter(|(_, reply)| !reply).map(|(e, _)| e).collect();
+        let legacy: Vec<FnId> = inline.into_iter().filter(|(_, inline)| !inline).map(|(e, _)| e).collect();
         (!legacy.is_empty()).then_some((endpoint, legacy))
     }
 

@@ -43,6 +43,14 @@ pub const RESPONSE_OBJECTS: &[&str] = &["res", "response", "reply", "resp", "c",
 /// Methods that set the status for a later call: `res.status(202).end()`, `reply.code(202).send()`.
 pub const STATUS_SETTERS: &[&str] = &["status", "code"];
 
+/// Response members that set the status when written: Node's `res.statusCode = 204`
+/// (on any response object), Koa's `ctx.status = 202`. `(object, member)`; an empty
+/// object is any of [`RESPONSE_OBJECTS`].
+pub const STATUS_MEMBERS: &[(&str, &str)] = &[("", "statusCode"), ("ctx", "status")];
+
+/// Response members that set the body when written: Koa's `ctx.body = reply`.
+pub const BODY_MEMBERS: &[(&str, &str)] = &[("ctx", "body")];
+
 /// Methods that send a body (the status as their second argument, as Hono's
 /// `c.json(data, 202)` does) and methods that send a status alone.
 pub const BODY_SENDERS: &[&str] = &["json", "send", "end", "text", "body", "html"];

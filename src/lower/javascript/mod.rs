@@ -334,6 +334,10 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             }
         }
         let value = expr(ctx, js, right, facts);
+        if let Some(http) = http_member_write(&target, &value, span) {
+            out.push(super::effect(http, span));
+            return;
+        }
         // `module.exports = async (req, res) => ...` (Vercel functions, plain Node handlers).
         if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
             note_default_handler(&value, facts);
@@ -1236,6 +1240,29 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         });
     }
     call(callee, receiver, args, Vec::new(), span)
+}
+
+/// A response member written: Node's `res.statusCode = 204`, Koa's `ctx.status = 202`
+/// and `ctx.body = reply`, as an emitted HTTP answer (a status or a body, the other
+/// to come).
+fn http_member_write(target: &str, value: &Expr, span: Span) -> Option<Expr> {
+    let (object, member) = target.rsplit_once('.')?;
+    let status = frameworks::STATUS_MEMBERS
+        .iter()
+        .any(|(o, m)| *m == member && RESPONSE_OBJECTS.contains(&object) && (o.is_empty() || *o == object));
+    let body = frameworks::BODY_MEMBERS.iter().any(|(o, m)| *o == object && *m == member);
+    let http = match value {
+        Expr::Int(n) if status => Expr::Http { status: u16::try_from(*n).ok(), body: None, span },
+        _ if status => Expr::HttpWith {
+            status: Box::new(value.clone()),
+            body: Box::new(Expr::Null),
+            null_is_empty: true,
+            span,
+        },
+        _ if body => Expr::Http { status: None, body: Some(Box::new(value.clone())), span },
+        _ => return None,
+    };
+    Some(Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span })
 }
 
 /// A response written by an Express/Fastify/Hono call, as an emitted HTTP answer.
