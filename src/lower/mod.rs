@@ -104,6 +104,13 @@ pub struct Ctx<'a> {
     /// Go's `_, ok := table[key]` in the function being lowered: `ok` says the key
     /// is in the table (`ok`'s name, and that test).
     pub presence: Vec<(String, Expr)>,
+    /// Names the file imports under another name (PHP `use React\Http\Message\Response
+    /// as ReactResponse;`): `(local, the class's own last name)`.
+    pub aliases: Vec<(String, String)>,
+    /// Response classes the file imports from a PSR-7 implementation whose constructor
+    /// takes the status first (`new Response($status, $headers, $body)`: Guzzle,
+    /// Nyholm, Slim, ReactPHP), by their local names.
+    pub status_first: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -128,6 +135,8 @@ impl<'a> Ctx<'a> {
             declared: None,
             lift: None,
             presence: Vec::new(),
+            aliases: Vec::new(),
+            status_first: Vec::new(),
         }
     }
 

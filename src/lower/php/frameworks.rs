@@ -20,6 +20,10 @@ pub const REQUEST_IMPORTS: &[&str] = &[
 pub const ROUTERS: &[&str] = &["Route", "app", "router", "group", "routes"];
 pub const ROUTE_VERBS: &[&str] = &["post", "any", "match", "map", "addRoute"];
 
+/// Servers built around one callback that answers every HTTP request: ReactPHP
+/// `new HttpServer(function (ServerRequestInterface $request) { ... })`.
+pub const SERVER_CLASSES: &[&str] = &["HttpServer"];
+
 /// Attributes that mount a controller method: Symfony `#[Route('/mcp', methods: ['POST'])]`.
 pub const ROUTE_ATTRIBUTES: &[&str] = &["Route", "Post"];
 
@@ -29,7 +33,8 @@ pub enum Order {
     /// `(body, status)`: Laravel `response($body, 202)`, `response()->json($data, 202)`,
     /// Symfony `new JsonResponse($data, 202)` and `new Response($content, 202)`.
     BodyStatus,
-    /// `(status, headers, body)`: PSR-7 `new Response(202, [], '')` (Guzzle, Nyholm, Laminas).
+    /// `(status, headers, body)`: PSR-7 `new Response(202, [], '')` (Guzzle, Nyholm,
+    /// Slim, ReactPHP; Diactoros' `EmptyResponse`).
     StatusHeadersBody,
 }
 
@@ -56,6 +61,12 @@ pub const RESPONSE_NAMESPACES: &[&str] = &[
     "Cake\\Http",
     "Workerman\\Protocols",
 ];
+
+/// Namespaces whose `Response` takes the status first, as PSR-7 implementations
+/// mostly do: `new Response($status, $headers, $body)` (Laminas' Diactoros takes the
+/// body first, as Symfony and Laravel do).
+pub const STATUS_FIRST_NAMESPACES: &[&str] =
+    &["GuzzleHttp\\Psr7", "Nyholm\\Psr7", "Slim\\Psr7", "React\\Http", "Workerman\\Protocols"];
 
 /// Calls that build an HTTP response: `response(...)`, `response()->json(...)`,
 /// `Response::json(...)`, `->setContent(...)`.

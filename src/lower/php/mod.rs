@@ -185,6 +185,17 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             facts.imports.extend(hint);
             facts.imports.extend(deeper);
             let local = text.rsplit(['\\', ' ']).next().unwrap_or("").trim_end_matches(';');
+            if frameworks::STATUS_FIRST_NAMESPACES.iter().any(|n| path.starts_with(n)) {
+                ctx.status_first.push(local.to_string());
+            }
+            // `use React\Http\Message\Response as ReactResponse;`: the local name stands
+            // for the class.
+            if let Some((class, _)) = path.split_once(" as ")
+                && !path.contains(['{', ','])
+            {
+                let own = class.trim().rsplit('\\').next().unwrap_or("").to_string();
+                ctx.aliases.push((local.to_string(), own));
+            }
             if frameworks::REQUEST_IMPORTS.iter().any(|i| path.starts_with(i)) {
                 ctx.request_types.push(local.to_string());
             }
@@ -1022,7 +1033,26 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         all.extend(args);
         return Expr::Call { callee: super::NEW_DYNAMIC.into(), receiver: None, args: all, span };
     }
-    match super::last_segment(&class.replace('\\', ".")) {
+    let mut last = super::last_segment(&class.replace('\\', ".")).to_string();
+    let status_first = ctx.status_first.contains(&last)
+        || frameworks::STATUS_FIRST_NAMESPACES.iter().any(|n| class.starts_with(n));
+    if let Some((_, own)) = ctx.aliases.iter().find(|(local, _)| *local == last) {
+        last = own.clone();
+    }
+    // A PSR-7 response of an implementation that takes the status first.
+    if status_first && last.ends_with("Response") {
+        return http_response(frameworks::Order::StatusHeadersBody, args, span);
+    }
+    // ReactPHP `new HttpServer(function ($request) { ... })`: the callback answers
+    // every HTTP request.
+    if frameworks::SERVER_CLASSES.contains(&last.as_str()) && !ctx.own_names.iter().any(|n| *n == last) {
+        for a in &args {
+            if let Expr::FnRef(handler) = a {
+                facts.http_handlers.push(handler.clone());
+            }
+        }
+    }
+    match last.as_str() {
         "stdClass" => Expr::Object { entries: Vec::new(), span },
         // WordPress core's serve path sends no body for a null response (since 4.8.1).
         "WP_REST_Response" => {
