@@ -1045,7 +1045,7 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     // ReactPHP `new HttpServer(function ($request) { ... })`: the callback answers
     // every HTTP request.
-    if frameworks::SERVER_CLASSES.contains(&last.as_str()) && !ctx.own_names.iter().any(|n| *n == last) {
+    if frameworks::SERVER_CLASSES.contains(&last.as_str()) && !ctx.own_names.contains(&last) {
         for a in &args {
             if let Expr::FnRef(handler) = a {
                 facts.http_handlers.push(handler.clone());
