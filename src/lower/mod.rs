@@ -111,6 +111,9 @@ pub struct Ctx<'a> {
     /// takes the status first (`new Response($status, $headers, $body)`: Guzzle,
     /// Nyholm, Slim, ReactPHP), by their local names.
     pub status_first: Vec<String>,
+    /// The file imports a framework whose request-handler classes answer on `self`
+    /// (Python: Tornado, Jupyter Server).
+    pub handler_classes: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -137,6 +140,7 @@ impl<'a> Ctx<'a> {
             presence: Vec::new(),
             aliases: Vec::new(),
             status_first: Vec::new(),
+            handler_classes: false,
         }
     }
 

@@ -59,6 +59,17 @@ pub const WEB_MODULES: &[&str] = &[
     "emmett",
 ];
 
+/// Modules whose request-handler classes (a base named `...Handler`) answer a POST
+/// with their `post` method, writing the answer on `self`: Tornado's
+/// `RequestHandler` and Jupyter Server's `APIHandler`/`JupyterHandler`.
+pub const HANDLER_CLASS_MODULES: &[&str] = &["tornado", "jupyter_server", "notebook"];
+pub const HANDLER_CLASS_POST: &str = "post";
+
+/// How such a handler writes its answer on `self`: `self.set_status(202)`,
+/// `self.write(body)`, `self.finish(body)`.
+pub const HANDLER_STATUS_SETTERS: &[&str] = &["set_status", "send_error"];
+pub const HANDLER_BODY_WRITERS: &[&str] = &["write", "finish"];
+
 /// The method of a class-based view (`path("mcp/", McpView.as_view())`, Django and
 /// Django REST framework) the framework calls for a POST.
 pub const CLASS_VIEW_POST: &str = "post";

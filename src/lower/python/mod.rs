@@ -186,6 +186,9 @@ fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str, facts: &mut Fil
     if WEB_MODULES.contains(&top) && !matches!(top, "mcp" | "http") {
         facts.web_framework = true;
     }
+    if frameworks::HANDLER_CLASS_MODULES.contains(&top) {
+        ctx.handler_classes = true;
+    }
     // A module the code names as its HTTP layer (`chirp.http.request`, `..web.request`):
     // a web framework written in the project, whose `Request` is the HTTP request.
     let http_layer = node.kind() == "import_from_statement"
@@ -522,6 +525,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     if name == HTTP_SERVER_POST && owner.is_some() {
         http_route = true;
     }
+    // A Tornado (or Jupyter Server) request handler's `post`: it answers on `self`.
+    let handler_class = ctx.handler_classes
+        && name == frameworks::HANDLER_CLASS_POST
+        && owner.is_some_and(|o| {
+            facts
+                .classes
+                .iter()
+                .rev()
+                .find(|c| c.name == o)
+                .is_some_and(|c| c.bases.iter().any(|b| b.ends_with("Handler")))
+        });
+    if handler_class {
+        http_route = true;
+    }
     // A Lambda handler (also a library's `handle_request(self, event, context)`):
     // its dict answer is the HTTP response.
     if name.contains("handle") && params.names == LAMBDA_PARAMS {
@@ -541,6 +558,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     };
     let (request, mut response) = match responder {
         true => (vec![params.names[0].clone()], vec![params.names[1].clone()]),
+        false if handler_class => (Vec::new(), vec!["self".to_string()]),
         false => (Vec::new(), Vec::new()),
     };
     // A response parameter the handler returns (Werkzeug's `handle(request, response)`)
@@ -1066,6 +1084,21 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
         _ => {}
+    }
+    // A Tornado handler's answer on `self`: `self.set_status(202)`, `self.write(body)`,
+    // `self.finish(body)` (a bare `self.finish()` ends it with what was written).
+    if ctx.http_writers.iter().any(|w| w == "self")
+        && let Some(method) = callee.strip_prefix("self.")
+    {
+        if frameworks::HANDLER_STATUS_SETTERS.contains(&method) && !args.is_empty() {
+            let http = status_answer(args.swap_remove(0), span);
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
+        if frameworks::HANDLER_BODY_WRITERS.contains(&method) {
+            let Some(body) = args.pop() else { return Expr::unknown() };
+            let http = Expr::Http { status: None, body: Some(Box::new(body)), span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
     }
     match callee.as_str() {
         // Conversions that keep what matters: `str(method)`, `cast(Request, msg)`.
