@@ -74,7 +74,10 @@ pub struct Evidence {
 
 impl Evidence {
     pub fn speaks_mcp(&self) -> bool {
-        !self.methods.is_empty() || self.protocol_version.is_some()
+        // `tasks/get` and `tasks/cancel` are also the Agent2Agent protocol's methods
+        // (beside its `message/send`): alone they do not say MCP.
+        self.methods.iter().any(|m| !m.starts_with(crate::model::SHARED_TASKS_PREFIX))
+            || self.protocol_version.is_some()
     }
 }
 
@@ -817,7 +820,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             .map(|(span, _, _)| *span)
             .collect();
     }
-    out.retain(|s| s.evidence.speaks_mcp() || !s.evidence.beside.is_empty());
+    // A dispatch on task methods alone is the Agent2Agent protocol's (`tasks/get`
+    // beside `message/send`), even next to an MCP server.
+    let tasks_only = |s: &Server| {
+        !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
+    };
+    out.retain(|s| s.evidence.speaks_mcp() || !s.evidence.beside.is_empty() && !tasks_only(s));
     let claimed_files: HashSet<u32> = out.iter().flat_map(|s| s.files.iter().copied()).collect();
     for file in prog.files() {
         // The SDK's own vendored code is not a server of the repository's.

@@ -559,6 +559,10 @@ pub const MCP_SPECIFIC_METHODS: &[&str] = &[
     "notifications/roots/list_changed",
 ];
 
+/// MCP's task methods share their names with the Agent2Agent protocol's
+/// (`tasks/get`, `tasks/cancel`): they show MCP only beside another MCP method.
+pub const SHARED_TASKS_PREFIX: &str = "tasks/";
+
 pub fn is_mcp_method(name: &str) -> bool {
     MCP_METHODS.contains(&name)
 }

@@ -793,6 +793,18 @@ impl<'a> Program<'a> {
         self.declared_fields.contains(field)
     }
 
+    /// The JSON member a struct's serde attributes give one of its fields
+    /// (`InitializeResult.protocol_version` is `protocolVersion`), when a struct of
+    /// that name in the same folder tree renames it.
+    pub fn struct_json_name(&self, ty: &str, field: &str, from: FnId) -> Option<&'a str> {
+        let here = self.file_of(from);
+        let naming = self.json_by_field.get(format!("{ty}.{field}").as_str())?;
+        naming
+            .iter()
+            .find(|(f, _)| f.language == here.language && closeness(&here.path, &f.path).is_some())
+            .map(|(_, member)| *member)
+    }
+
     pub fn json_name(&self, field: &str, from: FnId) -> Option<&'a str> {
         let here = self.file_of(from);
         if let Some((_, member)) = here.json_names.iter().find(|(f, _)| f == field) {

@@ -1125,6 +1125,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             let name = crate::lower::last_segment(callee);
+            // `result.model_dump(exclude_none=True)` on an object built from a library's
+            // model: its members, as the serialiser writes them.
+            if SERIALISERS.contains(&name)
+                && let Some(obj @ (Value::Object(_) | Value::Reply(_))) = &recv
+            {
+                out.push((s, obj.clone()));
+                continue;
+            }
             // `RpcError(-32601, "...")`, `ErrorObject::new(-32601, ...)` from code the
             // scan cannot see: an error object with its code. (A constructor of the
             // scanned code was followed above and builds what it builds.)
@@ -1135,6 +1143,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
             {
                 out.push((s, Value::Object(Rc::new(vec![("code".to_string(), Value::Int(code))]))));
+                continue;
+            }
+            // `InitializeResult(protocolVersion=v, capabilities=c)`: a model of a library
+            // the scan cannot see (pydantic, the SDK's types) built from its fields by
+            // keyword is an object with those members (a reply when shaped as one).
+            if name.starts_with(|c: char| c.is_ascii_uppercase())
+                && !vals.is_empty()
+                && names.len() == vals.len()
+                && names.iter().all(Option::is_some)
+            {
+                let entries: Vec<(String, Value)> = names
+                    .iter()
+                    .zip(vals.iter())
+                    .map(|(n, v)| (n.unwrap_or_default().to_string(), v.clone()))
+                    .collect();
+                out.push((s, crate::value::promote(Value::Object(Rc::new(entries)), span)));
                 continue;
             }
             // `new $class(...)`: the class the value names, when it is one of the code's own.
@@ -1151,6 +1175,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                     None => out.push((s, Value::unknown())),
                 }
+                continue;
+            }
+            if callee == crate::lower::STRUCT_LITERAL
+                && let [Value::Str(ty), Value::Object(fields)] = vals.as_slice()
+            {
+                let renamed: Vec<(String, Value)> = fields
+                    .iter()
+                    .map(|(k, v)| {
+                        let member = self.prog.struct_json_name(ty, k, self.here()).unwrap_or(k);
+                        (member.to_string(), v.clone())
+                    })
+                    .collect();
+                out.push((s, crate::value::promote(Value::Object(Rc::new(renamed)), span)));
                 continue;
             }
             if callee == crate::lower::NEW_OBJECT

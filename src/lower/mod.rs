@@ -27,6 +27,10 @@ pub const DECODE_AS: &str = "mcp-conform/decode-as";
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
+/// A built-in: a struct literal (Rust `InitializeResult { protocol_version, .. }`),
+/// its type's name and its fields as an object: the fields go out under the JSON
+/// names that type's serde attributes give them.
+pub const STRUCT_LITERAL: &str = "mcp-conform/struct-literal";
 /// A built-in: an instance of the class its first argument names, built with the
 /// other arguments (PHP `new $class(...)`, the class from a table of handlers).
 pub const NEW_DYNAMIC: &str = "mcp-conform/new-dynamic";

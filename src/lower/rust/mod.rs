@@ -351,7 +351,18 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     }
                 }
             }
-            object(entries, span)
+            let built = object(entries, span);
+            let ty =
+                node.child_by_field_name("name").map(|n| crate::lower::last_segment(ctx.text(n)).to_string());
+            match (built, ty) {
+                (obj @ Expr::Object { .. }, Some(ty)) => Expr::Call {
+                    callee: crate::lower::STRUCT_LITERAL.into(),
+                    receiver: None,
+                    args: vec![Expr::Str(ty), obj],
+                    span,
+                },
+                (built, _) => built,
+            }
         }
         "tuple_expression" => {
             let items: Vec<Expr> = children(node).into_iter().map(|c| expr(ctx, c, facts)).collect();
@@ -788,6 +799,11 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
             attribute_text(field).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename"));
         let json = explicit.or_else(|| rule.as_deref().map(|r| crate::lower::renamed(&name, r)));
         if let Some(json) = json.filter(|j| *j != name) {
+            // Also under its struct's name: a literal of that struct renames its own
+            // fields, whatever other structs do with the same field name.
+            if let Some(owner) = &owner {
+                facts.json_names.push((format!("{owner}.{name}"), json.clone()));
+            }
             facts.json_names.push((name, json));
         }
     }
