@@ -638,6 +638,27 @@ impl<'a> Program<'a> {
 
     /// The one class a field of `owner` (or of a class it extends) holds, when the
     /// declarations and constructions the scan read agree on it.
+    /// A type of the scanned code that wraps a message's id (Go `ID RequestID` in the
+    /// message struct) and has the method `method`: the one such method, if exactly one.
+    pub fn id_wrapper_method(&self, method: &str, from: FnId) -> Option<FnId> {
+        let mut found = None;
+        for ((_, field), classes) in &self.field_types {
+            if crate::lower::message_field(field) != Some(crate::model::FieldName::Id) {
+                continue;
+            }
+            for class in classes {
+                if let Some(id) = self.method(class, method, from) {
+                    match found {
+                        None => found = Some(id),
+                        Some(other) if other != id => return None,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        found
+    }
+
     pub fn field_class(&self, owner: &str, field: &str, from: FnId) -> Option<&'a str> {
         let mut queue = vec![owner.to_string()];
         let mut seen = 0;

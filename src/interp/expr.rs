@@ -547,6 +547,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return v;
             }
         }
+        // `r.value` in a method of the Go type that wraps the message's id (`func (r
+        // RequestID) IsEmpty() bool { return r.value == nil }`): the id itself, and for
+        // an absent id the zero value's nil.
+        if let Some(("self", rest)) = name.split_once('.')
+            && !rest.contains('.')
+            && let Some(id @ (Value::Id | Value::NoId)) = st.env.get("self")
+            && self.prog.file_of(self.here()).language == crate::model::Language::Go
+        {
+            return id.clone();
+        }
         // `response.status`, `response.body` of an HTTP answer the path holds (a
         // wrapper that copies it: `new Response(response.body, { status: response.status })`).
         if let Some((base, field)) = name.split_once('.')
@@ -1085,6 +1095,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let this = self.field_instance(class, span);
                 self.push_self(id, &mut bound, this);
                 out.extend(self.call_on_field(s, id, bound, span));
+                continue;
+            }
+            // `msg.ID.IsEmpty()` on the message's id, whose Go type (`ID RequestID`) the
+            // scanned code declares with that method: the method, on the id.
+            if let Some(id_value @ (Value::Id | Value::NoId)) = &recv
+                && self.prog.file_of(self.here()).language == crate::model::Language::Go
+                && let Some(id) = self.prog.id_wrapper_method(crate::lower::last_segment(callee), self.here())
+            {
+                let mut bound = self.bind(id, vals, &names);
+                self.push_self(id, &mut bound, id_value.clone());
+                out.extend(self.apply(s, id, bound, span));
                 continue;
             }
             // `$this->result()` in a base class's method, on an instance of a subclass:

@@ -504,12 +504,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             env.insert("self".to_string(), this.clone());
             env.insert("this".to_string(), this.clone());
         }
-        // A method of the message's own type, called on the message.
+        // A method of the message's own type, called on the message; or of the type
+        // that wraps its id, called on the id.
         if key.1.len() == f.params.len() + 1
-            && matches!(key.1.last(), Some(Value::Message))
+            && let Some(this @ (Value::Message | Value::Id | Value::NoId)) = key.1.last()
             && f.owner.is_some()
         {
-            env.insert("self".to_string(), Value::Message);
+            env.insert("self".to_string(), this.clone());
         }
         let finals = if type_error {
             let mut raised = State::new(env);
