@@ -2,7 +2,7 @@
 //! comment of any language. Comments are found as the parser's comment nodes,
 //! so the marker inside a string or in HTML around PHP is not a directive.
 
-use super::Ctx;
+use super::{Ctx, Walk};
 use crate::model::{Span, Suppression};
 use tree_sitter::Node;
 
@@ -13,26 +13,14 @@ pub const MARKER: &str = "mcp-conform:";
 /// trees cannot overflow the stack.
 pub fn suppressions(ctx: &Ctx, root: Node) -> Vec<Suppression> {
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
+    super::walk_tree(root, |node| {
         if node.kind().contains("comment") {
             out.extend(directives(ctx, node));
-        } else if cursor.goto_first_child() {
-            continue;
+            Walk::Skip
+        } else {
+            Walk::Descend
         }
-        if cursor.goto_next_sibling() {
-            continue;
-        }
-        loop {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-        }
-    }
+    });
     out
 }
 

@@ -304,6 +304,41 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
     });
 }
 
+/// What [`walk_tree`] does after visiting a node.
+#[derive(PartialEq, Eq)]
+pub enum Walk {
+    /// Go on into the node's children.
+    Descend,
+    /// Go on with the node's next sibling, not its children.
+    Skip,
+    /// End the walk.
+    Stop,
+}
+
+/// Visits a parse tree's nodes in order. The walk is iterative: deep trees cannot
+/// overflow the stack.
+pub fn walk_tree(root: Node, mut visit: impl FnMut(Node) -> Walk) {
+    let mut cursor = root.walk();
+    'walk: loop {
+        match visit(cursor.node()) {
+            Walk::Stop => return,
+            Walk::Descend if cursor.goto_first_child() => continue,
+            _ => {}
+        }
+        if cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+        }
+    }
+}
+
 /// Lowers one parsed file.
 pub fn lower(
     language: Language,

@@ -10,39 +10,27 @@
 //! `endpoint` as the value of an `event` member, key or keyword
 //! (`{"event": "endpoint", "data": url}`, `ServerSentEvent(event="endpoint")`).
 
-use super::{Ctx, unquote};
+use super::{Ctx, Walk, unquote, walk_tree};
 use crate::model::Span;
 use tree_sitter::Node;
 
 /// The bytes every spelling contains: files without them are not walked.
 pub const WORD: &str = "endpoint";
 
-/// Where the file first sends an `endpoint` event, if it does. The walk is
-/// iterative: deep trees cannot overflow the stack.
+/// Where the file first sends an `endpoint` event, if it does.
 pub fn endpoint_event(ctx: &Ctx, root: Node) -> Option<Span> {
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
-        if is_string(node.kind()) {
-            if sends_endpoint(ctx, node) {
-                return Some(ctx.span(node));
-            }
-        } else if cursor.goto_first_child() {
-            continue;
+    let mut found = None;
+    walk_tree(root, |node| {
+        if !is_string(node.kind()) {
+            return Walk::Descend;
         }
-        if cursor.goto_next_sibling() {
-            continue;
+        if sends_endpoint(ctx, node) {
+            found = Some(ctx.span(node));
+            return Walk::Stop;
         }
-        loop {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-        }
-    }
-    None
+        Walk::Skip
+    });
+    found
 }
 
 /// String literal nodes of the five grammars (Python and JavaScript `string`,
