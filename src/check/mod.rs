@@ -534,9 +534,10 @@ impl<'p, 'a> ServerView<'p, 'a> {
 
     /// The 2024-11-05 HTTP+SSE transport: where the server sends its `endpoint` event,
     /// and the HTTP entries whose answers to `initialize` carry no reply or that write
-    /// the reply out apart from the answer (it goes out on the stream). Streamable HTTP answers `initialize` in the POST's own response, so
-    /// only those entries are the older transport's; a route that does carry the reply
-    /// (or whose answer the scan cannot read) stays Streamable HTTP.
+    /// the reply out apart from the answer (it goes out on the stream). Streamable
+    /// HTTP answers `initialize` in the POST's own response, so only those entries
+    /// are the older transport's; a route that carries the reply alone (or whose
+    /// answer the scan cannot read) stays Streamable HTTP.
     pub fn legacy_sse(&self) -> Option<(Span, Vec<FnId>)> {
         // The event is sent by the GET route, which may live in another file of the
         // folder (or name the event by a constant declared there).
