@@ -53,9 +53,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 } else {
                     refine(&mut s2, cond, b);
                 }
-                if b {
-                    self.refine_by_predicate(&mut s2, cond);
-                }
+                self.refine_by_predicate(&mut s2, cond, b);
                 let block = if b { then } else { otherwise };
                 for mut s3 in self.exec_block(s2, block) {
                     let v = s3.yielded.take().unwrap_or(Value::Null);
@@ -161,10 +159,18 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
-    /// `if is_supported(requested):` holding: a predicate of the code's own whose body
+    /// `if is_supported(requested):` holding (or `if !is_supported(requested)` failing):
+    /// a predicate of the code's own whose body
     /// tests its parameter by membership or equality (`version in SUPPORTED`) checked the
     /// value it was given, as the test written in place would.
-    fn refine_by_predicate(&self, st: &mut State, cond: &Expr) {
+    /// `if !is_supported(requested) { reject }` failing is the same test holding.
+    fn refine_by_predicate(&self, st: &mut State, cond: &Expr, holds: bool) {
+        if let Expr::Not(inner) = cond {
+            return self.refine_by_predicate(st, inner, !holds);
+        }
+        if !holds {
+            return;
+        }
         let Expr::Call { callee, args, .. } = cond else { return };
         let Some(f) = self.prog.resolve(callee, self.here()) else { return };
         let f = self.prog.function(f);
