@@ -6,8 +6,7 @@
 //! registrations and tables only count from related folders, so two servers in
 //! one repository never borrow each other's handlers.
 
-use crate::model::dir_of;
-use crate::model::{Block, Expr, FileFacts, FnId, Function, Language, Stmt};
+use crate::model::{Block, Expr, FileFacts, FnId, Function, Language, Stmt, dir_of};
 use crate::settings::Knowledge;
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
@@ -636,8 +635,6 @@ impl<'a> Program<'a> {
             .is_some_and(|(_, required)| *required)
     }
 
-    /// The one class a field of `owner` (or of a class it extends) holds, when the
-    /// declarations and constructions the scan read agree on it.
     /// A type of the scanned code that wraps a message's id (Go `ID RequestID` in the
     /// message struct) and has the method `method`: the one such method, if exactly one.
     pub fn id_wrapper_method(&self, method: &str, from: FnId) -> Option<FnId> {
@@ -659,6 +656,8 @@ impl<'a> Program<'a> {
         found
     }
 
+    /// The one class a field of `owner` (or of a class it extends) holds, when the
+    /// declarations and constructions the scan read agree on it.
     pub fn field_class(&self, owner: &str, field: &str, from: FnId) -> Option<&'a str> {
         let mut queue = vec![owner.to_string()];
         let mut seen = 0;

@@ -9,8 +9,7 @@
 //! envelope and none of MCP's vocabulary, parses nothing more.
 
 use crate::discover::Candidate;
-use crate::model::dir_of;
-use crate::model::{Expr, FileFacts, Language, walk_block};
+use crate::model::{Expr, FileFacts, Language, dir_of, walk_block};
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashSet as HashSet;
 

@@ -293,6 +293,13 @@ impl Value {
         }
     }
 
+    /// The first JSON-RPC reply this value is or contains.
+    pub fn first_reply(&self) -> Option<Rc<Reply>> {
+        let mut out = Vec::new();
+        self.replies(&mut out);
+        out.into_iter().next()
+    }
+
     /// Every JSON-RPC reply this value is or contains.
     pub fn replies(&self, out: &mut Vec<Rc<Reply>>) {
         let mut unsure = Vec::new();

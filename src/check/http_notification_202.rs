@@ -113,13 +113,9 @@ pub fn run(v: &ServerView) -> Verdict {
 }
 
 fn describe(body: Option<&Value>) -> &'static str {
-    let mut replies = Vec::new();
-    if let Some(b) = body {
-        b.replies(&mut replies);
-    }
     match body {
         None => "",
-        Some(_) if !replies.is_empty() => " and a JSON-RPC body",
+        Some(b) if b.first_reply().is_some() => " and a JSON-RPC body",
         Some(Value::Null | Value::NoId) => " and the body `null`",
         Some(Value::Str(s)) if s.is_empty() => " and an empty body",
         Some(_) => " and a body",

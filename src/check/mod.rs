@@ -344,11 +344,7 @@ impl ProbeRun {
 /// The first JSON-RPC reply a path writes out.
 fn echoed(path: &PathRun) -> Option<Rc<Reply>> {
     path.outcome.effects.iter().find_map(|e| match e {
-        Effect::Emit { value, .. } => {
-            let mut replies = Vec::new();
-            value.replies(&mut replies);
-            replies.into_iter().next()
-        }
+        Effect::Emit { value, .. } => value.first_reply(),
         _ => None,
     })
 }
@@ -568,21 +564,16 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 // A refusal (auth, a bad header) says nothing about where replies go.
                 HttpAnswer::Response(h) if h.status.is_error() => continue,
                 HttpAnswer::Response(h) if h.status == crate::value::HttpStatus::Unknown => true,
-                HttpAnswer::Response(h) => h.body.as_ref().is_some_and(|b| {
-                    let mut replies = Vec::new();
-                    b.replies(&mut replies);
-                    !replies.is_empty() || matches!(b, Value::Unknown(_))
-                }),
+                HttpAnswer::Response(h) => h
+                    .body
+                    .as_ref()
+                    .is_some_and(|b| b.first_reply().is_some() || matches!(b, Value::Unknown(_))),
                 HttpAnswer::Nothing(_) => false,
                 HttpAnswer::Reply(_) | HttpAnswer::Unknown => true,
             };
             let streams = !path.output_is_body
                 && path.outcome.effects.iter().any(|e| match e {
-                    Effect::Emit { value, .. } if value.http().is_none() => {
-                        let mut replies = Vec::new();
-                        value.replies(&mut replies);
-                        !replies.is_empty()
-                    }
+                    Effect::Emit { value, .. } => value.http().is_none() && value.first_reply().is_some(),
                     _ => false,
                 });
             *inline.entry(path.entry).or_insert(false) |= carries && !streams;

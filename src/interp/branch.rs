@@ -159,11 +159,10 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
-    /// `if is_supported(requested):` holding (or `if !is_supported(requested)` failing):
-    /// a predicate of the code's own whose body
-    /// tests its parameter by membership or equality (`version in SUPPORTED`) checked the
-    /// value it was given, as the test written in place would.
-    /// `if !is_supported(requested) { reject }` failing is the same test holding.
+    /// `if is_supported(requested):` holding, or `if !is_supported(requested) { reject }`
+    /// failing: a predicate of the code's own whose body tests its parameter by
+    /// membership or equality (`version in SUPPORTED`) checked the value it was given,
+    /// as the test written in place would.
     fn refine_by_predicate(&self, st: &mut State, cond: &Expr, holds: bool) {
         if let Expr::Not(inner) = cond {
             return self.refine_by_predicate(st, inner, !holds);

@@ -1199,16 +1199,24 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             if callee == crate::lower::STRUCT_LITERAL
-                && let [Value::Str(ty), Value::Object(fields)] = vals.as_slice()
+                && let [Value::Str(ty), built] = vals.as_slice()
             {
-                let renamed: Vec<(String, Value)> = fields
-                    .iter()
-                    .map(|(k, v)| {
-                        let member = self.prog.struct_json_name(ty, k, self.here()).unwrap_or(k);
-                        (member.to_string(), v.clone())
-                    })
-                    .collect();
-                out.push((s, crate::value::promote(Value::Object(Rc::new(renamed)), span)));
+                // Fields renamed by the struct's own serde names; a literal the general
+                // renames already made a reply stays that reply.
+                let value = match built {
+                    Value::Object(fields) => {
+                        let renamed: Vec<(String, Value)> = fields
+                            .iter()
+                            .map(|(k, v)| {
+                                let member = self.prog.struct_json_name(ty, k, self.here()).unwrap_or(k);
+                                (member.to_string(), v.clone())
+                            })
+                            .collect();
+                        crate::value::promote(Value::Object(Rc::new(renamed)), span)
+                    }
+                    other => other.clone(),
+                };
+                out.push((s, value));
                 continue;
             }
             if callee == crate::lower::NEW_OBJECT

@@ -267,10 +267,11 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         return;
     }
     if name.kind() == "array_pattern" {
-        // `const [result, error] = await dispatch(msg)`: each name takes its element.
+        // `const [result, error] = await dispatch(msg)`: each name takes its element
+        // (a nested pattern or a rest element takes nothing the scan follows).
         let targets = children(name)
             .into_iter()
-            .map(|c| if c.kind() == "identifier" { ctx.text(c).to_string() } else { String::new() })
+            .map(|c| if c.kind() == "identifier" { ctx.text(c).to_string() } else { "_".to_string() })
             .collect();
         let value = expr(ctx, js, value, facts);
         out.push(Stmt::Destructure { targets, value, span });

@@ -64,6 +64,8 @@ pub const WEB_MODULES: &[&str] = &[
 /// `RequestHandler` and Jupyter Server's `APIHandler`/`JupyterHandler`.
 pub const HANDLER_CLASS_MODULES: &[&str] = &["tornado", "jupyter_server", "notebook"];
 pub const HANDLER_CLASS_POST: &str = "post";
+/// How the base of such a class is named (`RequestHandler`, `APIHandler`).
+pub const HANDLER_BASE_SUFFIX: &str = "Handler";
 
 /// How such a handler writes its answer on `self`: `self.set_status(202)`,
 /// `self.write(body)`, `self.finish(body)`.

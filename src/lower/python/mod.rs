@@ -534,7 +534,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                 .iter()
                 .rev()
                 .find(|c| c.name == o)
-                .is_some_and(|c| c.bases.iter().any(|b| b.ends_with("Handler")))
+                .is_some_and(|c| c.bases.iter().any(|b| b.ends_with(frameworks::HANDLER_BASE_SUFFIX)))
         });
     if handler_class {
         http_route = true;
