@@ -8,7 +8,12 @@ pub fn run(v: &ServerView) -> Verdict {
     if run.paths.is_empty() {
         return Verdict::skip("no path from the server's entry reaches its dispatch");
     }
-    let replies = run.replies();
+    let gates = v.lifecycle_gates();
+    let replies: Vec<_> = run
+        .replies()
+        .into_iter()
+        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
+        .collect();
     if let Some(first) = replies.first() {
         let prefix = first.path.outcome.prefix_check;
         let hint = match prefix {
@@ -49,6 +54,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| fallback.contains(&r.reply.at()))
+        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
         .map(|r| Finding {
             span: r.reply.at(),
             message: "the unknown-method fallback replies to an id-less message under `notifications/`"

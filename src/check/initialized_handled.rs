@@ -17,10 +17,14 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     let bare_only = v.handles("initialized") && !v.handles(NAME);
     let hint = if bare_only { "; only the bare name `initialized` is matched" } else { "" };
+    // A gate that refuses every method alike (no session yet) is not a refusal of
+    // this notification: a client that completed the handshake passes it.
+    let gates = v.lifecycle_gates();
     let findings: Vec<Finding> = run
         .replies()
         .iter()
         .filter(|r| r.reply.error.is_some())
+        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
         .map(|r| Finding { span: r.reply.at(), message: format!("`{NAME}` reaches this error reply{hint}") })
         .collect();
     if let Some(first) = findings.first() {
@@ -41,6 +45,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| fallback_routes.contains(&&r.path.outcome.route))
+        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
         .map(|r| Finding {
             span: r.reply.at(),
             message: format!("`{NAME}` reaches the unknown-method fallback, which answers it{hint}"),

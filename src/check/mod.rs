@@ -12,7 +12,7 @@ mod ping_support;
 mod version_negotiation;
 
 use crate::group::Server;
-use crate::interp::{Cut, Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, Value};
+use crate::interp::{Cut, Effect, HttpValue, Interp, Outcome, Probe, Program, Reply, UNKNOWN_METHOD, Value};
 use crate::model::{CLIENT_NOTIFICATIONS, FnId, Language, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -153,7 +153,8 @@ impl PathRun {
     /// status they go out with is known.
     fn sent(&self) -> (Vec<Rc<Reply>>, Vec<Rc<Reply>>) {
         let (mut sure, mut unsure) = (Vec::new(), Vec::new());
-        if self.outcome.raised || !self.outcome.saw_message || self.rejected() {
+        if self.outcome.raised || !self.outcome.saw_message || self.outcome.blind.is_some() || self.rejected()
+        {
             return (sure, unsure);
         }
         for e in &self.outcome.effects {
@@ -277,7 +278,7 @@ impl ProbeRun {
         // framework sends.
         let answered = |p: &&PathRun| !p.outcome.raised || p.outcome.value.as_http().is_some();
         for path in self.paths.iter().filter(|p| p.http).filter(answered) {
-            if looked && !path.outcome.saw_message {
+            if looked && !path.outcome.saw_message || path.outcome.blind.is_some() {
                 continue;
             }
             // A status and a body may be written separately (`WriteHeader(202)`, then
@@ -320,6 +321,12 @@ impl ProbeRun {
             out.push((path, answer));
         }
         out
+    }
+
+    /// The first branch on a method name whose subject the scan could not compute
+    /// (see [`crate::interp::Outcome::blind`]).
+    pub fn blind(&self) -> Option<Span> {
+        self.paths.iter().filter_map(|p| p.outcome.blind).min()
     }
 
     pub fn sets_initialized(&self) -> Option<Span> {
@@ -384,6 +391,9 @@ pub struct ServerView<'p, 'a> {
     /// The first notification reply seen by the check running now whose HTTP status
     /// cannot be computed, and its probe.
     unsure_status: RefCell<Option<(Span, Probe)>>,
+    /// The first branch on a method name the scan could not compute, met by a probe
+    /// of the check running now, and that probe.
+    blind_seen: RefCell<Option<(Span, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -405,6 +415,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             saw_message: std::cell::Cell::new(false),
             unseen_error: RefCell::new(None),
             unsure_status: RefCell::new(None),
+            blind_seen: RefCell::new(None),
         }
     }
 
@@ -427,7 +438,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
         self.cut_seen.borrow_mut().take();
         self.unseen_error.borrow_mut().take();
         self.unsure_status.borrow_mut().take();
+        self.blind_seen.borrow_mut().take();
         let verdict = (check.run)(self);
+        // A failure rests on a path whose method was known; a pass beside a path where
+        // it was not proves nothing.
+        if verdict.kind == VerdictKind::Pass
+            && let Some((at, probe)) = self.blind_seen.borrow_mut().take()
+        {
+            return Verdict::skip(blind_reason(self, at, &probe));
+        }
         match (verdict.kind, self.cut_seen.borrow_mut().take()) {
             (VerdictKind::Pass | VerdictKind::Skip, Some((cut, probe))) => Verdict::skip(format!(
                 "cannot pass: the analysis of `{}`{} was cut short ({}); no reply on the paths followed proves nothing about the others",
@@ -457,7 +476,10 @@ impl<'p, 'a> ServerView<'p, 'a> {
             self.unseen_error.borrow_mut().get_or_insert((at, probe.clone()));
         }
         if let Some(at) = run.unsure() {
-            self.unsure_status.borrow_mut().get_or_insert((at, probe));
+            self.unsure_status.borrow_mut().get_or_insert((at, probe.clone()));
+        }
+        if let Some(at) = run.blind() {
+            self.blind_seen.borrow_mut().get_or_insert((at, probe));
         }
         run
     }
@@ -519,6 +541,43 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
+    }
+
+    /// Replies that a handled `notifications/initialized` gets exactly as an unknown
+    /// method does (the same method decisions, the same reply), each as its route and
+    /// where it is sent: a gate in front of the dispatch (no session yet, not
+    /// initialized) that answers every method alike. Replying to a notification there
+    /// is notification-no-reply's finding; it is not the unknown-method fallback, nor
+    /// a refusal of the initialized notification in particular. Only in front of the
+    /// dispatch that handles the notification: another of its paths goes on from the
+    /// gate's route to an arm of its own (the fallback of a second dispatcher that
+    /// lacks the arm is no gate).
+    pub fn lifecycle_gates(&self) -> Vec<(Vec<(Span, bool)>, Span)> {
+        const INITIALIZED: &str = "notifications/initialized";
+        if !self.handles(INITIALIZED) {
+            return Vec::new();
+        }
+        let known = self.peek(Probe::notification(INITIALIZED));
+        let unknown = self.peek(Probe::notification(UNKNOWN_METHOD));
+        let unknown_routes: Vec<&Vec<(Span, bool)>> =
+            unknown.paths.iter().map(|p| &p.outcome.route).collect();
+        let armed: Vec<&Vec<(Span, bool)>> = known
+            .paths
+            .iter()
+            .map(|p| &p.outcome.route)
+            .filter(|route| !unknown_routes.contains(route))
+            .collect();
+        let in_front =
+            |route: &Vec<(Span, bool)>| armed.iter().any(|a| a.len() > route.len() && a.starts_with(route));
+        let sent = |run: &ProbeRun| -> Vec<(Vec<(Span, bool)>, Span)> {
+            run.replies().iter().map(|r| (r.path.outcome.route.clone(), r.reply.at())).collect()
+        };
+        let to_unknown = sent(&unknown);
+        let mut gates: Vec<_> =
+            sent(&known).into_iter().filter(|g| to_unknown.contains(g) && in_front(&g.0)).collect();
+        gates.sort();
+        gates.dedup();
+        gates
     }
 
     /// Whether the server answers over HTTP: an entry mounted as an HTTP handler, or
@@ -600,12 +659,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 o.route.iter().map(|(s, t)| format!("{}{}", s.line, if *t { "+" } else { "-" })).collect();
             let compact = |x: String| x.split_whitespace().collect::<Vec<_>>().join(" ");
             eprintln!(
-                "  saw={} raised={} id_check={} method={} route=[{}]\n    value {}\n    effects {}",
+                "  saw={} raised={} id_check={} method={} route=[{}] blind={}\n    value {}\n    effects {}",
                 o.saw_message,
                 o.raised,
                 line(o.id_check),
                 line(o.method_branch),
                 route.join(" "),
+                o.blind.map_or(String::new(), |s| format!("{}:{}", s.file, s.line)),
                 compact(format!("{:?}", o.value)),
                 compact(format!("{:?}", o.effects)),
             );
@@ -665,6 +725,11 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if run.paths.is_empty() {
             return Err(Verdict::skip("no path from the server's entry reaches its dispatch"));
         }
+        if run.replies().is_empty()
+            && let Some(at) = run.blind()
+        {
+            return Err(Verdict::skip(blind_reason(self, at, &Probe::request(method))));
+        }
         if run.replies().is_empty() && !self.replies_visible() {
             return Err(Verdict::skip(format!(
                 "no reply to `{method}` could be found (the code that sends replies is not visible)"
@@ -702,6 +767,9 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 if probe.has_id { "" } else { " without an id" },
                 self.at(span)
             ));
+        }
+        if let Some((at, probe)) = self.blind_seen.borrow().clone() {
+            return Verdict::skip(blind_reason(self, at, &probe));
         }
         if !self.replies_visible() {
             return Verdict::skip(
@@ -756,4 +824,17 @@ impl<'p, 'a> ServerView<'p, 'a> {
     pub fn discover_only(&self) -> bool {
         self.handles("server/discover") && !self.handles("initialize")
     }
+}
+
+/// Why a probe that met a branch on an uncomputable method name decides nothing.
+fn blind_reason(v: &ServerView, at: Span, probe: &Probe) -> String {
+    format!(
+        "the method name is compared at {} with a value the scan cannot compute (it goes through code the scan cannot follow), so the branch {} takes cannot be told",
+        v.at(at),
+        if probe.method == crate::interp::UNKNOWN_METHOD {
+            "an unknown method".to_string()
+        } else {
+            format!("`{}`", probe.method)
+        }
+    )
 }

@@ -5,18 +5,36 @@ use super::{Interp, State, Status, limit};
 use crate::model::{Arm, Block, Expr, Pattern, Span};
 use crate::value::{Effect, Value};
 
+/// What a condition looked at: the message's id, its method, a `notifications/`
+/// prefix, or an MCP method name compared with a value the scan could not compute.
+#[derive(Clone, Copy)]
+pub(super) struct Touched {
+    id: bool,
+    method: bool,
+    prefix: bool,
+    blind: bool,
+}
+
 impl<'p, 'a> Interp<'p, 'a> {
-    pub(super) fn decide(&mut self, st: State, cond: &Expr) -> Vec<(State, Option<bool>, bool, bool, bool)> {
-        let saved = (self.touched_id, self.touched_method, self.touched_prefix);
+    /// The condition's truth on each path, and what it looked at (see [`Touched`]).
+    pub(super) fn decide(&mut self, st: State, cond: &Expr) -> Vec<(State, Option<bool>, Touched)> {
+        let saved = (self.touched_id, self.touched_method, self.touched_prefix, self.touched_blind);
         self.touched_id = false;
         self.touched_method = false;
         self.touched_prefix = false;
+        self.touched_blind = false;
         let results = self.eval(st, cond);
-        let touched = (self.touched_id, self.touched_method, self.touched_prefix);
+        let touched = Touched {
+            id: self.touched_id,
+            method: self.touched_method,
+            prefix: self.touched_prefix,
+            blind: self.touched_blind,
+        };
         self.touched_id = saved.0;
         self.touched_method = saved.1;
         self.touched_prefix = saved.2;
-        results.into_iter().map(|(s, v)| (s, v.truthy(), touched.0, touched.1, touched.2)).collect()
+        self.touched_blind = saved.3;
+        results.into_iter().map(|(s, v)| (s, v.truthy(), touched)).collect()
     }
 
     pub(super) fn eval_if(
@@ -28,7 +46,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         span: Span,
     ) -> Vec<(State, Value)> {
         let mut out = Vec::new();
-        for (s, truth, id, method, prefix) in self.decide(st, cond) {
+        for (s, truth, Touched { id, method, prefix, blind }) in self.decide(st, cond) {
             let branches: &[bool] = match truth {
                 Some(true) => &[true],
                 Some(false) => &[false],
@@ -52,6 +70,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 } else {
                     refine(&mut s2, cond, b);
+                    if blind {
+                        s2.blind = s2.blind.or(Some(span));
+                    }
                 }
                 self.refine_by_predicate(&mut s2, cond, b);
                 let block = if b { then } else { otherwise };
@@ -88,7 +109,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             let kind = matches!(subject, Value::Message)
                 .then(|| message_kind_arm(&patterns, self.probe.has_id))
                 .flatten();
-            for s in pending {
+            // An arm for an MCP method on a subject the scan could not compute.
+            let blind = matches!(subject, Value::Unknown(_))
+                && patterns.iter().any(|p| matches!(p, Pattern::Str(m) if super::expr::names_a_method(m)));
+            for mut s in pending {
                 let (truth, binding) = kind
                     .clone()
                     .or_else(|| read_as_arm(&s, subject, &patterns))
@@ -96,6 +120,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if truth == Some(false) {
                     still.push(s);
                     continue;
+                }
+                if truth.is_none() && blind {
+                    s.blind = s.blind.or(Some(arm.span));
                 }
                 let mut taken = s.clone();
                 for (name, v) in &binding {

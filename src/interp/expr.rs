@@ -177,6 +177,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let out = self.eval_pair(st, left, right, |this, l, r| {
                     verb.set(verb.get() || is_verb_test(l, r));
                     let v = this.equals(l, r);
+                    if !matches!(v, Value::Bool(_)) && names_method_blindly(l, r) {
+                        this.touched_blind = true;
+                    }
                     match (v, negated) {
                         (Value::Bool(b), true) => Value::Bool(!b),
                         (v, _) => v,
@@ -952,8 +955,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                         out.push((s, Value::Bool(false)));
                         continue;
                     }
+                    "is_object" => {
+                        out.push((s, Value::Bool(true)));
+                        continue;
+                    }
                     _ => {}
                 }
+            }
+            // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
+            if recv.is_none()
+                && crate::lower::STRING_FOLDS.contains(&callee)
+                && let Some(name @ (Value::Method(_) | Value::Str(_))) = vals.first()
+                && self.resolve_callee(callee).is_none()
+            {
+                let name = match name {
+                    Value::Str(text) if callee.contains("ower") => Value::Str(text.to_lowercase()),
+                    Value::Str(text) => Value::Str(text.trim().to_string()),
+                    other => other.clone(),
+                };
+                out.push((s, name));
+                continue;
             }
             // `ProtocolVersion::try_from(offered)`: a conversion into a type of the
             // protocol's versions succeeds only for a version it lists, so what comes
@@ -1452,6 +1473,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             s2.method_branch = o.method_branch.or(s2.method_branch);
             s2.prefix_check = o.prefix_check.or(s2.prefix_check);
             s2.saw_message |= o.saw_message;
+            s2.blind = s2.blind.or(o.blind);
             for &(span, taken) in &o.route {
                 s2.note_route(span, taken);
             }
@@ -1930,4 +1952,17 @@ fn target_base(target: &str) -> &str {
 /// Whether a comparison tests the HTTP verb (`request.method == "POST"`).
 fn is_verb_test(l: &Value, r: &Value) -> bool {
     matches!((l, r), (Value::Method(_), Value::Str(s)) | (Value::Str(s), Value::Method(_)) if HTTP_VERBS.contains(&s.as_str()))
+}
+
+/// An MCP method name that is not also a word for a state: `initialized` is the bare
+/// notification some servers match, and as often the name of a lifecycle state.
+pub(super) fn names_a_method(name: &str) -> bool {
+    crate::model::is_mcp_method(name) && name != "initialized"
+}
+
+/// One side is an MCP method name and the other a value the scan could not compute.
+fn names_method_blindly(l: &Value, r: &Value) -> bool {
+    let method = |v: &Value| matches!(v, Value::Str(m) if names_a_method(m));
+    let unknown = |v: &Value| matches!(v, Value::Unknown(_));
+    method(l) && unknown(r) || method(r) && unknown(l)
 }

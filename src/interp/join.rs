@@ -16,7 +16,8 @@ pub(super) const JOIN_AT: usize = 8;
 /// What a path did and decided on the message, as joins compare paths and outcomes:
 /// its effects, its last id, method and prefix tests, whether it looked at the
 /// message, and its route.
-type Decisions<'a> = (&'a [Effect], Option<Span>, Option<Span>, Option<Span>, bool, &'a [(Span, bool)]);
+type Decisions<'a> =
+    (&'a [Effect], Option<Span>, Option<Span>, Option<Span>, bool, &'a [(Span, bool)], Option<Span>);
 
 trait Decided {
     fn decisions(&self) -> Decisions<'_>;
@@ -24,13 +25,29 @@ trait Decided {
 
 impl Decided for State {
     fn decisions(&self) -> Decisions<'_> {
-        (&self.effects, self.id_check, self.method_branch, self.prefix_check, self.saw_message, &self.route)
+        (
+            &self.effects,
+            self.id_check,
+            self.method_branch,
+            self.prefix_check,
+            self.saw_message,
+            &self.route,
+            self.blind,
+        )
     }
 }
 
 impl Decided for Outcome {
     fn decisions(&self) -> Decisions<'_> {
-        (&self.effects, self.id_check, self.method_branch, self.prefix_check, self.saw_message, &self.route)
+        (
+            &self.effects,
+            self.id_check,
+            self.method_branch,
+            self.prefix_check,
+            self.saw_message,
+            &self.route,
+            self.blind,
+        )
     }
 }
 
@@ -47,6 +64,7 @@ fn same_course(a: &State, b: &State) -> bool {
 fn same_outcome(a: &State, b: &State) -> bool {
     a.effects == b.effects
         && a.saw_message == b.saw_message
+        && a.blind == b.blind
         && a.version_checked == b.version_checked
         && a.yielded.is_some() == b.yielded.is_some()
         && match (&a.status, &b.status) {

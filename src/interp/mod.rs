@@ -197,6 +197,9 @@ struct State {
     /// The client's `protocolVersion` was found in a supported set on this path: a read
     /// of it from here on is a checked version.
     version_checked: bool,
+    /// A branch on an MCP method name was taken here on a value the scan could not
+    /// compute (the name went through a call it cannot follow): every arm is a guess.
+    blind: Option<Span>,
 }
 
 impl State {
@@ -212,6 +215,7 @@ impl State {
             saw_message: false,
             route: Vec::new(),
             version_checked: false,
+            blind: None,
         }
     }
     /// Records a method decision; long routes keep their start.
@@ -256,6 +260,8 @@ pub struct Outcome {
     pub saw_message: bool,
     /// The method decisions taken on this path (two probes with the same route took the same branch).
     pub route: Vec<(Span, bool)>,
+    /// The branch on a method name whose subject the scan could not compute (see `State::blind`).
+    pub blind: Option<Span>,
     /// For a method called on an instance: the instance as the method left it.
     pub this: Option<Value>,
 }
@@ -296,6 +302,8 @@ pub struct Interp<'p, 'a> {
     touched_id: bool,
     touched_method: bool,
     touched_prefix: bool,
+    /// An MCP method name was compared with a value the scan could not compute.
+    touched_blind: bool,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -325,6 +333,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             touched_id: false,
             touched_method: false,
             touched_prefix: false,
+            touched_blind: false,
         }
     }
 
@@ -538,6 +547,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     prefix_check: st.prefix_check,
                     saw_message: st.saw_message,
                     route: st.route,
+                    blind: st.blind,
                 }
             })
             .collect();
@@ -546,7 +556,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut outcomes = join::join_verdicts(outcomes);
         if self.anchors.contains(&id) {
             let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
-            for o in outcomes.iter_mut().filter(|o| !o.saw_message) {
+            for o in outcomes.iter_mut().filter(|o| !o.saw_message || o.blind.is_some()) {
                 o.value = o.value.map_replies(&mark);
                 for e in &mut o.effects {
                     if let Effect::Emit { value, .. } = e {

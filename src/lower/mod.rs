@@ -776,6 +776,30 @@ const TRANSPARENT: &[&str] = &[
     "toString",
     "valueOf",
     "unwrap_or_default",
+    // Method names are lower case: folding or trimming one keeps it.
+    "toLowerCase",
+    "toLocaleLowerCase",
+    "to_lowercase",
+    "to_ascii_lowercase",
+    "casefold",
+];
+
+/// Functions that convert to a string, lower-case or trim what they are given. Applied to the
+/// method name they keep it (MCP's names are lower case, without spaces); applied to
+/// raw message text they are not transparent (its first byte still decides a batch),
+/// so the interpreter keeps them only for a name (see `Interp::eval_call`).
+pub const STRING_FOLDS: &[&str] = &[
+    "strtolower",
+    "mb_strtolower",
+    "trim",
+    "ltrim",
+    "rtrim",
+    "strval",
+    "strings.ToLower",
+    "strings.TrimSpace",
+    "string",
+    "String",
+    "str",
 ];
 
 const HTTP_RESPONSES: &[&str] = &[
