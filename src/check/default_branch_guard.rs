@@ -12,7 +12,7 @@ pub fn run(v: &ServerView) -> Verdict {
     let replies: Vec<_> = run
         .replies()
         .into_iter()
-        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
+        .filter(|r| !gates.contains(&r.gate_key()))
         .collect();
     if let Some(first) = replies.first() {
         let prefix = first.path.outcome.prefix_check;
@@ -54,7 +54,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| fallback.contains(&r.reply.at()))
-        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
+        .filter(|r| !gates.contains(&r.gate_key()))
         .map(|r| Finding {
             span: r.reply.at(),
             message: "the unknown-method fallback replies to an id-less message under `notifications/`"

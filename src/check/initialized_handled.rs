@@ -24,7 +24,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| r.reply.error.is_some())
-        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
+        .filter(|r| !gates.contains(&r.gate_key()))
         .map(|r| Finding { span: r.reply.at(), message: format!("`{NAME}` reaches this error reply{hint}") })
         .collect();
     if let Some(first) = findings.first() {
@@ -45,7 +45,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| fallback_routes.contains(&&r.path.outcome.route))
-        .filter(|r| !gates.contains(&(r.path.outcome.route.clone(), r.reply.at())))
+        .filter(|r| !gates.contains(&r.gate_key()))
         .map(|r| Finding {
             span: r.reply.at(),
             message: format!("`{NAME}` reaches the unknown-method fallback, which answers it{hint}"),

@@ -184,6 +184,16 @@ pub struct SentReply<'r> {
     pub path: &'r PathRun,
 }
 
+/// What makes two probes' replies the same answer: the method decisions that led
+/// to it, where it is sent, and its error code (see [`ServerView::lifecycle_gates`]).
+pub type GateKey = (Vec<(Span, bool)>, Span, Option<Option<i64>>);
+
+impl SentReply<'_> {
+    pub fn gate_key(&self) -> GateKey {
+        (self.path.outcome.route.clone(), self.reply.at(), self.reply.error)
+    }
+}
+
 pub struct ProbeRun {
     pub paths: Vec<PathRun>,
     /// The bound that cut the exploration short, if one did.
@@ -543,7 +553,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         run
     }
 
-    /// Replies that a handled `notifications/initialized` gets exactly as an unknown
+    /// Replies that a handled `notifications/initialized` (or `ping`) gets exactly as an unknown
     /// method does (the same method decisions, the same reply), each as its route and
     /// where it is sent: a gate in front of the dispatch (no session yet, not
     /// initialized) that answers every method alike. Replying to a notification there
@@ -552,29 +562,38 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// dispatch that handles the notification: another of its paths goes on from the
     /// gate's route to an arm of its own (the fallback of a second dispatcher that
     /// lacks the arm is no gate).
-    pub fn lifecycle_gates(&self) -> Vec<(Vec<(Span, bool)>, Span)> {
-        const INITIALIZED: &str = "notifications/initialized";
-        if !self.handles(INITIALIZED) {
-            return Vec::new();
-        }
-        let known = self.peek(Probe::notification(INITIALIZED));
+    pub fn lifecycle_gates(&self) -> Vec<GateKey> {
         let unknown = self.peek(Probe::notification(UNKNOWN_METHOD));
         let unknown_routes: Vec<&Vec<(Span, bool)>> =
             unknown.paths.iter().map(|p| &p.outcome.route).collect();
-        let armed: Vec<&Vec<(Span, bool)>> = known
-            .paths
+        let sent = |run: &ProbeRun| -> Vec<GateKey> { run.replies().iter().map(SentReply::gate_key).collect() };
+        // A reply the unknown method gets because it has no id is for id-less messages
+        // in particular, not every method alike.
+        let to_unknown: Vec<GateKey> = unknown
+            .replies()
             .iter()
-            .map(|p| &p.outcome.route)
-            .filter(|route| !unknown_routes.contains(route))
+            .filter(|r| r.path.outcome.id_check.is_none())
+            .map(SentReply::gate_key)
             .collect();
-        let in_front =
-            |route: &Vec<(Span, bool)>| armed.iter().any(|a| a.len() > route.len() && a.starts_with(route));
-        let sent = |run: &ProbeRun| -> Vec<(Vec<(Span, bool)>, Span)> {
-            run.replies().iter().map(|r| (r.path.outcome.route.clone(), r.reply.at())).collect()
-        };
-        let to_unknown = sent(&unknown);
-        let mut gates: Vec<_> =
-            sent(&known).into_iter().filter(|g| to_unknown.contains(g) && in_front(&g.0)).collect();
+        let mut gates = Vec::new();
+        // Methods with arms of their own show where the dispatch is: the initialized
+        // notification, and `ping` (a server that knows only the bare `initialized`
+        // still has its gate in front of `ping`).
+        for probe in [Probe::notification("notifications/initialized"), Probe::request("ping")] {
+            if !self.handles(&probe.method) {
+                continue;
+            }
+            let known = self.peek(probe);
+            let armed: Vec<&Vec<(Span, bool)>> = known
+                .paths
+                .iter()
+                .map(|p| &p.outcome.route)
+                .filter(|route| !unknown_routes.contains(route))
+                .collect();
+            let in_front =
+                |route: &Vec<(Span, bool)>| armed.iter().any(|a| a.len() > route.len() && a.starts_with(route));
+            gates.extend(sent(&known).into_iter().filter(|g| to_unknown.contains(g) && in_front(&g.0)));
+        }
         gates.sort();
         gates.dedup();
         gates
