@@ -111,6 +111,19 @@ fn protocol_version_object(prog: &Program, members: &[FnId]) -> Option<Span> {
     found
 }
 
+/// The object literal a function assigns to a local `name` (`const handlers = {...}`).
+fn local_table<'b>(body: &'b crate::model::Block, name: &str) -> Option<&'b Expr> {
+    let mut found = None;
+    crate::model::walk_statements(body, &mut |s| {
+        if let Stmt::Assign { target, value: value @ Expr::Object { .. }, .. } = s
+            && target == name
+        {
+            found.get_or_insert(value);
+        }
+    });
+    found
+}
+
 /// MCP method names a function dispatches on, with the first place it does so.
 fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Span>) {
     let f = prog.function(id);
@@ -212,6 +225,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
                     .global(name, id)
+                    .or_else(|| local_table(&f.body, name))
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()));
                 if let Some(Expr::Object { entries, span }) = table {
                     for (k, _) in entries {

@@ -566,7 +566,8 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let unknown = self.peek(Probe::notification(UNKNOWN_METHOD));
         let unknown_routes: Vec<&Vec<(Span, bool)>> =
             unknown.paths.iter().map(|p| &p.outcome.route).collect();
-        let sent = |run: &ProbeRun| -> Vec<GateKey> { run.replies().iter().map(SentReply::gate_key).collect() };
+        let sent =
+            |run: &ProbeRun| -> Vec<GateKey> { run.replies().iter().map(SentReply::gate_key).collect() };
         // A reply the unknown method gets because it has no id is for id-less messages
         // in particular, not every method alike.
         let to_unknown: Vec<GateKey> = unknown
@@ -590,8 +591,9 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 .map(|p| &p.outcome.route)
                 .filter(|route| !unknown_routes.contains(route))
                 .collect();
-            let in_front =
-                |route: &Vec<(Span, bool)>| armed.iter().any(|a| a.len() > route.len() && a.starts_with(route));
+            let in_front = |route: &Vec<(Span, bool)>| {
+                armed.iter().any(|a| a.len() > route.len() && a.starts_with(route))
+            };
             gates.extend(sent(&known).into_iter().filter(|g| to_unknown.contains(g) && in_front(&g.0)));
         }
         gates.sort();

@@ -118,6 +118,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .or_else(|| read_as_arm(&s, subject, &patterns))
                     .unwrap_or_else(|| match_arm(subject, &patterns));
                 if truth == Some(false) {
+                    // Passing an arm by the method's name is a look at the message.
+                    s.saw_message |= matches!(subject, Value::Method(_));
                     still.push(s);
                     continue;
                 }

@@ -1140,11 +1140,17 @@ impl<'p, 'a> Interp<'p, 'a> {
             let target = match (callee, &recv) {
                 _ if overridden.is_some() => overridden,
                 ("()", Some(Value::Func(id))) => Some(*id),
+                // PHP names a function by a string: `$handlers[$m]()` holding `'on_ping'`.
+                ("()", Some(Value::Str(name)))
+                    if self.prog.file_of(self.here()).language == crate::model::Language::Php =>
+                {
+                    self.prog.resolve(name, self.here())
+                }
                 ("()", _) => None,
                 _ => match s.env.get(callee) {
                     Some(Value::Func(id)) => Some(*id),
                     Some(_) => None,
-                    None => self.resolve_callee(callee),
+                    None => self.resolve_callee(callee).or_else(|| self.object_function(&s, callee)),
                 },
             };
             if let Some(id) = target {
@@ -1735,6 +1741,26 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// a known name, or one the configuration lists.
     fn is_sink(&self, name: &str) -> bool {
         SINKS.contains(&name) || self.prog.knowledge.reply_functions.iter().any(|n| n == name)
+    }
+
+    /// `Formats.error` where `Formats` is an object literal (a module's constant, or
+    /// a variable the path holds) whose member is a function: that function.
+    fn object_function(&mut self, st: &State, callee: &str) -> Option<FnId> {
+        let (base, rest) = callee.split_once('.')?;
+        if matches!(base, "self" | "this") {
+            return None;
+        }
+        let mut current = self.var(st, base);
+        for key in rest.split('.') {
+            current = match &current {
+                Value::Object(entries) => entries.iter().find(|(k, _)| k == key)?.1.clone(),
+                _ => return None,
+            };
+        }
+        match current {
+            Value::Func(id) => Some(id),
+            _ => None,
+        }
     }
 
     /// The function being evaluated.

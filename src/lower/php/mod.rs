@@ -901,6 +901,17 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if super::decodes_message(Language::Php, &name) {
         return Expr::Message(args);
     }
+    // `call_user_func($f, $a)`, `call_user_func_array($f, [$a])`: a call of `$f`.
+    if matches!(name.as_str(), "call_user_func" | "call_user_func_array") && !args.is_empty() {
+        let mut args = args;
+        let target = args.remove(0);
+        let args = match (name.as_str(), args.as_slice()) {
+            ("call_user_func_array", [Expr::Array { items, .. }]) => items.clone(),
+            ("call_user_func_array", _) => vec![Expr::unknown()],
+            _ => args,
+        };
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
     let first = args.first().cloned();
     let second = args.get(1).cloned();
     match (name.as_str(), first, second) {
