@@ -216,9 +216,18 @@ impl ProbeRun {
     /// an HTTP body built by code it cannot follow, or a JSON-RPC envelope written in
     /// a shape of its own (`{jsonrpc, id, result_json}`). It may hold a reply.
     pub fn unreadable_answer(&self) -> Option<Span> {
+        // Written out: an envelope of its own shape, or an HTTP body the scan cannot
+        // read (`res.end(JSON.stringify(response))` of a response it cannot follow).
         let written = |p: &PathRun| {
             p.outcome.effects.iter().find_map(|e| match e {
                 Effect::Emit { value, span } if value.holds_foreign_envelope() => Some(*span),
+                Effect::Emit { value, span }
+                    if value.http().is_some_and(
+                        |h| matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()),
+                    ) =>
+                {
+                    Some(*span)
+                }
                 _ => None,
             })
         };

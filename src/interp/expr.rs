@@ -802,9 +802,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         let registered = matches!(key, Value::Method(_)) && self.prog.has_registrations(here);
         match collection {
             Value::Object(entries) if !(entries.is_empty() && registered) => {
+                // An object the path built lists all its members (one spread from what
+                // the scan cannot list is no object): in JavaScript a member it lacks
+                // is `undefined`.
+                let script = matches!(
+                    self.prog.file_of(here).language,
+                    crate::model::Language::JavaScript | crate::model::Language::TypeScript
+                );
                 match entries.iter().find(|(ek, _)| *ek == k) {
                     Some((_, v)) => v.clone(),
-                    None if matches!(key, Value::Method(_)) => Value::Null,
+                    None if matches!(key, Value::Method(_)) || script => Value::Null,
                     None => Value::unknown(),
                 }
             }

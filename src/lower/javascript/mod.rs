@@ -1357,12 +1357,24 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
 }
 
 /// `new Response(body, { status })` and `Response.json(body, { status })`; the status
-/// may be a variable (`{ status }`), evaluated where the response is built.
+/// may be a variable (`{ status }`), evaluated where the response is built, or come
+/// with options passed along (`{ ...init, headers }`, `init`): read from them there.
 fn fetch_response(args: Vec<Expr>, span: Span) -> Expr {
+    // Options without a status answer 200.
+    let read_status = |options: &Expr| {
+        let status = Expr::Lookup {
+            collection: Box::new(options.clone()),
+            key: Box::new(Expr::Str("status".to_string())),
+        };
+        Expr::Or(Box::new(status), Box::new(Expr::Int(200)))
+    };
     let status = match args.get(1) {
-        Some(Expr::Object { entries, .. }) => {
-            entries.iter().find(|(k, _)| k == "status").map(|(_, v)| v.clone())
+        Some(options @ Expr::Object { entries, .. }) => {
+            entries.iter().find(|(k, _)| k == "status").map(|(_, v)| v.clone()).or_else(|| {
+                entries.iter().any(|(k, _)| k == crate::model::SPREAD).then(|| read_status(options))
+            })
         }
+        Some(options @ Expr::Var(_)) => Some(read_status(options)),
         _ => None,
     };
     let body = args.into_iter().next().unwrap_or(Expr::Null);
