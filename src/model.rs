@@ -394,6 +394,10 @@ pub struct SdkImport {
 /// (`{ ...DEFAULTS, id }`); no real member is named so.
 pub const SPREAD: &str = "...";
 
+/// How a property getter's function is named (`get statusCode()` is `get statusCode`):
+/// apart from a method of the same name, and found when the property is read.
+pub const GETTER_PREFIX: &str = "get ";
+
 /// Members of a Go `context.Context` as the lowering builds it: `$context:<key>` holds
 /// what `context.WithValue` put under that key, `$context:` the parent context.
 pub const CONTEXT_SLOT: &str = "$context:";

@@ -531,7 +531,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 current = match &current {
                     Some(Value::Instance(class, fields, _)) => match fields.iter().find(|(k, _)| k == key) {
                         Some((_, v)) => Some(v.clone()),
-                        None => self.prog.method(class, key, self.here()).map(Value::Func),
+                        None => match self.getter(current.as_ref().expect("an instance"), class, key) {
+                            Some(v) => Some(v),
+                            None => self.prog.method(class, key, self.here()).map(Value::Func),
+                        },
                     },
                     Some(Value::Object(fields)) => {
                         fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
@@ -1748,6 +1751,21 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// a known name, or one the configuration lists.
     fn is_sink(&self, name: &str) -> bool {
         SINKS.contains(&name) || self.prog.knowledge.reply_functions.iter().any(|n| n == name)
+    }
+
+    /// A property getter of `class` read on `instance`: what it returns (joined over
+    /// its paths).
+    fn getter(&mut self, instance: &Value, class: &str, key: &str) -> Option<Value> {
+        let id = self.prog.method(class, &format!("{}{key}", crate::model::GETTER_PREFIX), self.here())?;
+        let mut bound = self.bind(id, Vec::new(), &[]);
+        self.push_self(id, &mut bound, instance.clone());
+        let outcomes = self.call_function(id, bound);
+        let values: Vec<Value> = outcomes.iter().filter(|o| !o.raised).map(|o| o.value.clone()).collect();
+        match values.as_slice() {
+            [one] => Some(one.clone()),
+            [] => None,
+            many => Some(join(many)),
+        }
     }
 
     /// `Formats.error` where `Formats` is an object literal (a module's constant, or

@@ -687,8 +687,16 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     });
     let framed = (has("jsonrpc") || has("id")) && !request;
     // An AWS Lambda / API Gateway proxy response (`{"statusCode": 200, "body":
-    // json.dumps(reply)}`, also Netlify and Vercel functions): an HTTP answer.
-    if !framed && let Some((_, status)) = entries.iter().find(|(k, _)| k == "statusCode") {
+    // json.dumps(reply)}`, also Netlify and Vercel functions): an HTTP answer, when
+    // its members are a proxy response's (an error table's `{code, message,
+    // statusCode}` is not one).
+    const PROXY_MEMBERS: &[&str] =
+        &["statusCode", "body", "headers", "multiValueHeaders", "isBase64Encoded", "cookies"];
+    let proxy = entries.iter().all(|(k, _)| PROXY_MEMBERS.contains(&k.as_str()) || k == crate::model::SPREAD);
+    if !framed
+        && proxy
+        && let Some((_, status)) = entries.iter().find(|(k, _)| k == "statusCode")
+    {
         let body = entries
             .iter()
             .find(|(k, _)| k == "body")

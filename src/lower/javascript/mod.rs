@@ -514,6 +514,12 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
                     Some(k) => ctx.text(k).to_string(),
                     None => String::new(),
                 };
+                // `get statusCode() {...}`: read as a property, run when read.
+                let getter = (0..member.child_count())
+                    .filter_map(|i| member.child(i))
+                    .take_while(|c| Some(*c) != key)
+                    .any(|c| c.kind() == "get");
+                let m = if getter { format!("{}{m}", crate::model::GETTER_PREFIX) } else { m };
                 // A class whose methods are named as MCP methods is a handler table:
                 // `server[request.method](params)` calls them.
                 if let (Some(class), true) = (name.as_deref(), table && crate::model::is_mcp_method(&m)) {
@@ -908,7 +914,14 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$') {
                 return Expr::Var(text.to_string());
             }
-            Expr::opaque(object_node.map(|o| expr(ctx, js, o, facts)).into_iter().collect())
+            // `(codes[code] as any)?.statusCode`: the member of whatever the object is.
+            match object_node {
+                Some(o) if !prop.is_empty() => Expr::Lookup {
+                    collection: Box::new(expr(ctx, js, o, facts)),
+                    key: Box::new(Expr::Str(prop.to_string())),
+                },
+                o => Expr::opaque(o.map(|o| expr(ctx, js, o, facts)).into_iter().collect()),
+            }
         }
         "subscript_expression" => {
             let collection = sub(ctx, js, node, "object", facts);
