@@ -297,7 +297,7 @@ impl ProbeRun {
         // framework sends.
         let answered = |p: &&PathRun| !p.outcome.raised || p.outcome.value.as_http().is_some();
         for path in self.paths.iter().filter(|p| p.http).filter(answered) {
-            if looked && !path.outcome.saw_message || path.outcome.blind.is_some() {
+            if (looked && !path.outcome.saw_message) || path.outcome.blind.is_some() {
                 continue;
             }
             // A status and a body may be written separately (`WriteHeader(202)`, then
@@ -562,9 +562,9 @@ impl<'p, 'a> ServerView<'p, 'a> {
         run
     }
 
-    /// Replies that a handled `notifications/initialized` (or `ping`) gets exactly as an unknown
-    /// method does (the same method decisions, the same reply), each as its route and
-    /// where it is sent: a gate in front of the dispatch (no session yet, not
+    /// Replies that a handled `notifications/initialized` (or `ping`) gets exactly as
+    /// an unknown method does (the same method decisions, the same reply site and
+    /// error code; see [`GateKey`]): a gate in front of the dispatch (no session yet, not
     /// initialized) that answers every method alike. Replying to a notification there
     /// is notification-no-reply's finding; it is not the unknown-method fallback, nor
     /// a refusal of the initialized notification in particular. Only in front of the

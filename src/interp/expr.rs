@@ -529,13 +529,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             let mut current = Some(value.clone());
             for key in rest.split('.') {
                 current = match &current {
-                    Some(Value::Instance(class, fields, _)) => match fields.iter().find(|(k, _)| k == key) {
-                        Some((_, v)) => Some(v.clone()),
-                        None => match self.getter(current.as_ref().expect("an instance"), class, key) {
-                            Some(v) => Some(v),
-                            None => self.prog.method(class, key, self.here()).map(Value::Func),
-                        },
-                    },
+                    Some(instance @ Value::Instance(class, fields, _)) => {
+                        match fields.iter().find(|(k, _)| k == key) {
+                            Some((_, v)) => Some(v.clone()),
+                            None => match self.getter(instance, class, key) {
+                                Some(v) => Some(v),
+                                None => self.prog.method(class, key, self.here()).map(Value::Func),
+                            },
+                        }
+                    }
                     Some(Value::Object(fields)) => {
                         fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
                     }
@@ -974,14 +976,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
             if recv.is_none()
-                && crate::lower::STRING_FOLDS.contains(&callee)
+                && let Some(&(_, fold)) = crate::lower::STRING_FOLDS.iter().find(|(f, _)| *f == callee)
                 && let Some(name @ (Value::Method(_) | Value::Str(_))) = vals.first()
                 && self.resolve_callee(callee).is_none()
             {
-                let name = match name {
-                    Value::Str(text) if callee.contains("ower") => Value::Str(text.to_lowercase()),
-                    Value::Str(text) => Value::Str(text.trim().to_string()),
-                    other => other.clone(),
+                use crate::lower::Fold;
+                let name = match (name, fold) {
+                    (Value::Str(text), Fold::Lower) => Value::Str(text.to_lowercase()),
+                    (Value::Str(text), Fold::Trim) => Value::Str(text.trim().to_string()),
+                    (other, _) => other.clone(),
                 };
                 out.push((s, name));
                 continue;

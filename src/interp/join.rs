@@ -15,7 +15,7 @@ pub(super) const JOIN_AT: usize = 8;
 
 /// What a path did and decided on the message, as joins compare paths and outcomes:
 /// its effects, its last id, method and prefix tests, whether it looked at the
-/// message, and its route.
+/// message, its route, and its first blind method branch.
 type Decisions<'a> =
     (&'a [Effect], Option<Span>, Option<Span>, Option<Span>, bool, &'a [(Span, bool)], Option<Span>);
 
@@ -23,33 +23,26 @@ trait Decided {
     fn decisions(&self) -> Decisions<'_>;
 }
 
-impl Decided for State {
-    fn decisions(&self) -> Decisions<'_> {
-        (
-            &self.effects,
-            self.id_check,
-            self.method_branch,
-            self.prefix_check,
-            self.saw_message,
-            &self.route,
-            self.blind,
-        )
-    }
+/// Paths and outcomes carry the same decisions under the same names.
+macro_rules! decided {
+    ($($t:ty),*) => {$(
+        impl Decided for $t {
+            fn decisions(&self) -> Decisions<'_> {
+                (
+                    &self.effects,
+                    self.id_check,
+                    self.method_branch,
+                    self.prefix_check,
+                    self.saw_message,
+                    &self.route,
+                    self.blind,
+                )
+            }
+        }
+    )*};
 }
 
-impl Decided for Outcome {
-    fn decisions(&self) -> Decisions<'_> {
-        (
-            &self.effects,
-            self.id_check,
-            self.method_branch,
-            self.prefix_check,
-            self.saw_message,
-            &self.route,
-            self.blind,
-        )
-    }
-}
+decided!(State, Outcome);
 
 /// Whether two paths may be joined: everything but their variables agrees.
 fn same_course(a: &State, b: &State) -> bool {

@@ -792,22 +792,31 @@ const TRANSPARENT: &[&str] = &[
     "casefold",
 ];
 
-/// Functions that convert to a string, lower-case or trim what they are given. Applied to the
-/// method name they keep it (MCP's names are lower case, without spaces); applied to
-/// raw message text they are not transparent (its first byte still decides a batch),
-/// so the interpreter keeps them only for a name (see `Interp::eval_call`).
-pub const STRING_FOLDS: &[&str] = &[
-    "strtolower",
-    "mb_strtolower",
-    "trim",
-    "ltrim",
-    "rtrim",
-    "strval",
-    "strings.ToLower",
-    "strings.TrimSpace",
-    "string",
-    "String",
-    "str",
+/// What a function of [`STRING_FOLDS`] does to the string it is given.
+#[derive(Debug, Clone, Copy)]
+pub enum Fold {
+    Lower,
+    Trim,
+    /// A conversion to a string: a string stays as it is.
+    Keep,
+}
+
+/// Functions that convert to a string, lower-case or trim what they are given.
+/// Applied to the method name they keep it (MCP's names are lower case, without
+/// spaces); applied to raw message text they are not transparent (its first byte
+/// still decides a batch), so the interpreter keeps them only for a name.
+pub const STRING_FOLDS: &[(&str, Fold)] = &[
+    ("strtolower", Fold::Lower),
+    ("mb_strtolower", Fold::Lower),
+    ("strings.ToLower", Fold::Lower),
+    ("trim", Fold::Trim),
+    ("ltrim", Fold::Trim),
+    ("rtrim", Fold::Trim),
+    ("strings.TrimSpace", Fold::Trim),
+    ("strval", Fold::Keep),
+    ("string", Fold::Keep),
+    ("String", Fold::Keep),
+    ("str", Fold::Keep),
 ];
 
 const HTTP_RESPONSES: &[&str] = &[
