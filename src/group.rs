@@ -839,7 +839,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     let tasks_only = |s: &Server| {
         !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
     };
-    out.retain(|s| s.evidence.speaks_mcp() || !s.evidence.beside.is_empty() && !tasks_only(s));
+    out.retain(|s| s.evidence.speaks_mcp() || (!s.evidence.beside.is_empty() && !tasks_only(s)));
     let claimed_files: HashSet<u32> = out.iter().flat_map(|s| s.files.iter().copied()).collect();
     for file in prog.files() {
         // The SDK's own vendored code is not a server of the repository's.
