@@ -69,6 +69,9 @@ pub enum Stmt {
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
     LeaveLoop,
+    /// `exit`/`die` (PHP), `os.Exit`, `sys.exit`, `process.exit`, `std::process::exit`:
+    /// ends the request or the process; what was written so far is the answer.
+    Exit { span: Span },
     /// Sets a flag whose name says the session is initialized.
     SetInitialized { span: Span },
     /// `a, b := f()`, `(a, b) = t`: each target takes its element of a tuple value.
@@ -669,7 +672,10 @@ pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
             | Stmt::Push { value: e, .. }
             | Stmt::Return { value: Some(e), .. } => e.walk(f),
             Stmt::Store { value, .. } => value.walk(f),
-            Stmt::Return { value: None, .. } | Stmt::LeaveLoop | Stmt::SetInitialized { .. } => {}
+            Stmt::Return { value: None, .. }
+            | Stmt::LeaveLoop
+            | Stmt::Exit { .. }
+            | Stmt::SetInitialized { .. } => {}
         }
     }
 }

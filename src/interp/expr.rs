@@ -910,6 +910,19 @@ impl<'p, 'a> Interp<'p, 'a> {
         args: &[Expr],
         span: Span,
     ) -> Vec<(State, Value)> {
+        if callee == crate::lower::DETACHED {
+            let Some(inner) = args.first() else { return vec![(st, Value::unknown())] };
+            return self
+                .eval(st, inner)
+                .into_iter()
+                .map(|(mut s, _)| {
+                    if s.status == Status::Exited {
+                        s.status = Status::Running;
+                    }
+                    (s, Value::unknown())
+                })
+                .collect();
+        }
         if self.prog.knowledge.is_notification_test(callee) {
             // Configured: `is_notification(msg)` is `msg` without an id.
             let object = args.first().or(receiver).cloned().map(Box::new);
@@ -1499,6 +1512,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             let value = site(&o.value);
             if o.raised {
                 s2.status = Status::Raised(value.clone());
+            } else if o.exited {
+                s2.status = Status::Exited;
             }
             out.push((s2, value));
         }

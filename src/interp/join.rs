@@ -62,9 +62,9 @@ fn same_outcome(a: &State, b: &State) -> bool {
         && a.yielded.is_some() == b.yielded.is_some()
         && match (&a.status, &b.status) {
             (Status::Running, Status::Running) | (Status::LeftLoop, Status::LeftLoop) => true,
-            (Status::Returned(_), Status::Returned(_)) | (Status::Raised(_), Status::Raised(_)) => {
-                a.route == b.route
-            }
+            (Status::Returned(_), Status::Returned(_))
+            | (Status::Raised(_), Status::Raised(_))
+            | (Status::Exited, Status::Exited) => a.route == b.route,
             _ => false,
         }
 }
@@ -181,8 +181,9 @@ pub(super) fn join_verdicts(outcomes: Vec<Outcome>) -> Vec<Outcome> {
     if outcomes.len() < 2 || outcomes.iter().filter(|o| plain(&o.value)).count() < 2 {
         return outcomes;
     }
-    let same_course =
-        |a: &Outcome, b: &Outcome| a.raised == b.raised && a.this == b.this && a.decisions() == b.decisions();
+    let same_course = |a: &Outcome, b: &Outcome| {
+        a.raised == b.raised && a.exited == b.exited && a.this == b.this && a.decisions() == b.decisions()
+    };
     let mut out: Vec<Outcome> = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         let joined = out.iter_mut().find_map(|k| {

@@ -178,6 +178,8 @@ enum Status {
     Returned(Value),
     Raised(Value),
     LeftLoop,
+    /// The program (or the PHP request) ended: no caller runs on, no handler catches it.
+    Exited,
 }
 
 /// One path through the code, as far as it has run.
@@ -249,6 +251,8 @@ impl State {
 pub struct Outcome {
     pub value: Value,
     pub raised: bool,
+    /// The path ended the program or the request (`exit`, `os.Exit`): its callers end too.
+    pub exited: bool,
     pub effects: Vec<Effect>,
     /// The last condition on this path that tested the message's id.
     pub id_check: Option<Span>,
@@ -531,15 +535,17 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut outcomes: Vec<Outcome> = finals
             .into_iter()
             .map(|st| {
+                let exited = st.status == Status::Exited;
                 let (value, raised) = match st.status {
                     Status::Returned(v) => (v, false),
                     Status::Raised(v) => (v, true),
                     Status::Running => (st.yielded.unwrap_or(Value::Null), false),
-                    Status::LeftLoop => (Value::Null, false),
+                    Status::LeftLoop | Status::Exited => (Value::Null, false),
                 };
                 Outcome {
                     value,
                     raised,
+                    exited,
                     this: if has_self { st.env.get("self").cloned() } else { None },
                     effects: st.effects,
                     id_check: st.id_check,
@@ -654,6 +660,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             Stmt::LeaveLoop => {
                 let mut s = st;
                 s.status = Status::LeftLoop;
+                vec![s]
+            }
+            Stmt::Exit { .. } => {
+                let mut s = st;
+                s.status = Status::Exited;
                 vec![s]
             }
             Stmt::Store { table, key, value, span } => self

@@ -54,6 +54,10 @@ pub const IS_ERR: &str = "mcp-conform/is-err";
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 /// The member under which an enum decoded by the message's `method` keeps its wire
 /// names and variants (serde's `#[serde(tag = "method")]`).
+/// A built-in: code that runs beside the path that starts it (a goroutine, a spawned
+/// thread or task): what it writes is the path's, but its ending the process does
+/// not end the path.
+pub const DETACHED: &str = "mcp-conform/detached";
 pub const TAGGED_BY_METHOD: &str = "mcp-conform/tagged-by-method";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
@@ -669,6 +673,22 @@ pub fn type_class(text: &str) -> Option<String> {
     let class = name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.chars().all(|c| c.is_alphanumeric() || c == '_');
     class.then(|| name.to_string())
+}
+
+/// A call that ends the program or the PHP request (`os.Exit(1)`, `exit("...")`):
+/// what `printed` holds is written first, then no code after it runs.
+pub fn exit(printed: Option<Expr>, span: Span) -> Expr {
+    let mut block = Vec::new();
+    if let Some(p) = printed {
+        block.push(crate::model::Stmt::Expr(Expr::Call {
+            callee: EMIT.into(),
+            receiver: None,
+            args: vec![p],
+            span,
+        }));
+    }
+    block.push(crate::model::Stmt::Exit { span });
+    Expr::Block(block)
 }
 
 /// The last segment of a dotted or path-qualified name: `self.a.send` -> `send`.

@@ -35,3 +35,6 @@ pub const STATUS_PACKAGES: &[&str] = &["http.Status", "fiber.Status"];
 
 /// Context methods that decode the request body into their argument.
 pub const CONTEXT_DECODERS: &[&str] = &["ShouldBindJSON", "BindJSON", "Bind", "ShouldBind", "BodyParser"];
+
+/// Calls that end the process: `os.Exit(1)`, `log.Fatalf(...)` (logs, then exits).
+pub const PROCESS_EXITS: &[&str] = &["os.Exit", "syscall.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln"];

@@ -340,9 +340,21 @@ fn block(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts) -> Block {
 fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(node);
     match node.kind() {
-        "expression_statement" | "go_statement" => {
+        "expression_statement" => {
             if let Some(e) = node.named_child(0) {
                 out.push(Stmt::Expr(expr(ctx, e, facts)));
+            }
+        }
+        // `go f()`: runs beside this path (see [`super::DETACHED`]).
+        "go_statement" => {
+            if let Some(e) = node.named_child(0) {
+                let inner = expr(ctx, e, facts);
+                out.push(Stmt::Expr(Expr::Call {
+                    callee: super::DETACHED.into(),
+                    receiver: None,
+                    args: vec![inner],
+                    span,
+                }));
             }
         }
         // `ch <- reply`: the value goes to whoever reads the channel (a writer, an SSE stream).
@@ -854,6 +866,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
         }
         return Expr::unknown();
+    }
+    if frameworks::PROCESS_EXITS.contains(&callee.as_str()) {
+        return super::exit(None, span);
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
     // `append(xs, ys...)` appends the items of `ys`, not `ys` itself.

@@ -112,3 +112,6 @@ pub const WEB_MODULES: &[&str] = &[
     "@react-router",
     "@sveltejs",
 ];
+
+/// Calls that end the process: `process.exit(1)`, `Deno.exit(1)`.
+pub const PROCESS_EXITS: &[&str] = &["process.exit", "Deno.exit"];

@@ -1212,6 +1212,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         "console.log" | "console.info" => {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
         }
+        c if frameworks::PROCESS_EXITS.contains(&c) => return super::exit(None, span),
         _ => {}
     }
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {

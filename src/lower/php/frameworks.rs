@@ -76,3 +76,7 @@ pub const RESPONSE_METHODS: &[&str] = &["json", "noContent"];
 /// Static decoders of frameworks' JSON classes that read a body into the message,
 /// as `json_decode` does: `(class, method)`.
 pub const JSON_DECODERS: &[(&str, &str)] = &[("Json", "decode")];
+
+/// Functions that end the request (`exit` is also a statement): `die("...")`, `exit(1)`.
+/// A string argument is written out first.
+pub const REQUEST_EXITS: &[&str] = &["die", "exit"];

@@ -215,8 +215,12 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let value = node.named_child(0).map(|v| expr(ctx, v, facts));
             out.push(Stmt::Return { value, span });
         }
-        // `exit;` / `die();` end the script: the answer so far is the answer.
-        "exit_statement" => out.push(Stmt::Return { value: None, span }),
+        // `exit;` / `exit("text")` ends the request, wherever it is called from: the
+        // answer so far (and a string argument, printed) is the answer.
+        "exit_statement" => {
+            let arg = node.named_child(0).map(|a| expr(ctx, a, facts));
+            out.push(Stmt::Expr(exit_with(arg, span)));
+        }
         "echo_statement" => {
             let args = children(node).into_iter().map(|a| expr(ctx, a, facts)).collect();
             out.push(Stmt::Expr(Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }));
@@ -674,6 +678,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if ty == "object" { objectify(value) } else { value }
         }
         "array_creation_expression" => array(ctx, node, facts),
+        // `print $json`: written out, as `echo`.
+        "print_intrinsic" => {
+            let args = node.named_child(0).map(|a| vec![expr(ctx, a, facts)]).unwrap_or_default();
+            Expr::Call { callee: super::EMIT.into(), receiver: None, args, span: ctx.span(node) }
+        }
         "binary_expression" => binary(ctx, node, facts),
         "unary_op_expression" => {
             let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
@@ -869,6 +878,11 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
 }
 
+/// `exit`/`die`: an integer argument is the process's status, anything else is printed.
+fn exit_with(arg: Option<Expr>, span: crate::model::Span) -> Expr {
+    super::exit(arg.filter(|a| !matches!(a, Expr::Int(_))), span)
+}
+
 fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let name = node
@@ -911,6 +925,9 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             _ => args,
         };
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
+    }
+    if frameworks::REQUEST_EXITS.contains(&name.as_str()) && !ctx.own_names.iter().any(|n| *n == name) {
+        return exit_with(args.into_iter().next(), span);
     }
     let first = args.first().cloned();
     let second = args.get(1).cloned();

@@ -93,3 +93,7 @@ pub const RESPONSE_BODY_MEMBERS: &[&str] = &["media", "text", "data", "body"];
 /// Request members that hold the decoded body: Falcon's `req.media` and
 /// `await req.get_media()`.
 pub const REQUEST_MEDIA: &[&str] = &["media", "get_media"];
+
+/// Calls that end the process: `sys.exit(1)`, `os._exit(1)` (`SystemExit` is no
+/// `Exception`: an `except Exception` around it does not catch it).
+pub const PROCESS_EXITS: &[&str] = &["sys.exit", "os._exit"];

@@ -966,6 +966,9 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     let Some(func) = node.child_by_field_name("function") else {
         return Expr::unknown();
     };
+    if frameworks::PROCESS_EXITS.contains(&ctx.text(func)) {
+        return super::exit(None, span);
+    }
     let mut args = Vec::new();
     let mut keywords = Vec::new();
     if let Some(arglist) = node.child_by_field_name("arguments") {

@@ -810,6 +810,13 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 }
 
 /// serde_json's decoders: on a well-formed message they return `Ok`.
+/// Calls that end the process: `std::process::exit(1)`.
+const PROCESS_EXITS: &[&str] = &["std::process::exit", "process::exit"];
+
+/// Path-qualified calls that start their argument beside the caller: `thread::spawn`,
+/// `tokio::spawn`, `task::spawn_blocking`, `tokio::task::spawn_local`.
+const SPAWNS: &[&str] = &["spawn", "spawn_blocking", "spawn_local"];
+
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
@@ -851,6 +858,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let last = crate::lower::last_segment(&callee).to_string();
     if last == "stdin" {
         ctx.saw_stdin = true;
+    }
+    if PROCESS_EXITS.contains(&callee.as_str()) {
+        return crate::lower::exit(None, span);
+    }
+    // `thread::spawn(move || ..)`, `tokio::spawn(async move { .. })`: the closure runs
+    // beside this path (see [`crate::lower::DETACHED`]).
+    if SPAWNS.contains(&last.as_str()) && callee.contains("::") {
+        return Expr::Call { callee: crate::lower::DETACHED.into(), receiver: None, args, span };
     }
     if callee.split([':', '.']).any(|seg| crate::lower::SDK_SERVER_CALLS.contains(&seg))
         && ctx.sdk_server.is_none()
@@ -978,6 +993,35 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
         }
+    }
+    // `msg.get("id").filter(|id| !id.is_null())`: the option's value when the closure
+    // holds for it, else nothing. Only on an option read from a value or a name (an
+    // iterator's `filter` is a chain of calls such as `.iter().filter(..)`).
+    if func.kind() == "field_expression"
+        && last == "filter"
+        && let Some(value) = func.child_by_field_name("value")
+        && (matches!(value.kind(), "identifier" | "field_expression")
+            || (value.kind() == "call_expression" && ctx.text(value).contains(".get(")))
+        && let [closure] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && closure.kind() == "closure_expression"
+    {
+        let recv = expr(ctx, value, facts);
+        let param = closure
+            .child_by_field_name("parameters")
+            .and_then(|p| children(p).into_iter().next())
+            .map(|p| ctx.text(p).trim_start_matches('&').to_string());
+        let mut then = Vec::new();
+        if let Some(p) = param {
+            then.push(Stmt::Assign { target: p, value: recv.clone(), span });
+        }
+        then.push(Stmt::Yield(Expr::If {
+            cond: Box::new(sub(ctx, *closure, "body", facts)),
+            then: vec![Stmt::Yield(recv.clone())],
+            otherwise: vec![Stmt::Yield(Expr::Null)],
+            span,
+        }));
+        let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+        return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(Expr::Null)], span };
     }
     if func.kind() == "field_expression"
         && matches!(last.as_str(), "ok_or" | "ok_or_else")
