@@ -90,6 +90,9 @@ pub struct Ctx<'a> {
     pub http_writers: Vec<String>,
     /// Go's named results of the function being lowered: what a bare `return` returns.
     pub named_results: Vec<String>,
+    /// The function being lowered answers its HTTP request with what it returns (a Go
+    /// AWS Lambda handler's `return events.APIGatewayProxyResponse{..}, nil`).
+    pub answers_by_return: bool,
     /// Type names that are HTTP requests in this file (PHP: an imported framework `Request`).
     pub request_types: Vec<String>,
     /// Type names that are a web framework's response in this file (Python: Werkzeug's
@@ -138,6 +141,7 @@ impl<'a> Ctx<'a> {
             http_requests: Vec::new(),
             http_writers: Vec::new(),
             named_results: Vec::new(),
+            answers_by_return: false,
             request_types: Vec::new(),
             response_types: Vec::new(),
             closures: Vec::new(),

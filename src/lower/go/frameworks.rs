@@ -38,3 +38,25 @@ pub const CONTEXT_DECODERS: &[&str] = &["ShouldBindJSON", "BindJSON", "Bind", "S
 
 /// Calls that end the process: `os.Exit(1)`, `log.Fatalf(...)` (logs, then exits).
 pub const PROCESS_EXITS: &[&str] = &["os.Exit", "syscall.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln"];
+
+/// AWS Lambda events that carry an HTTP request (API Gateway REST and HTTP APIs,
+/// function URLs, load balancers): a parameter of one makes the function an HTTP
+/// handler that answers with the response it returns (its `StatusCode` and `Body`).
+pub const LAMBDA_HTTP_EVENTS: &[&str] = &[
+    "events.APIGatewayProxyRequest",
+    "events.APIGatewayV2HTTPRequest",
+    "events.LambdaFunctionURLRequest",
+    "events.ALBTargetGroupRequest",
+];
+
+/// The responses such a handler returns.
+pub const LAMBDA_HTTP_RESPONSES: &[&str] = &[
+    "events.APIGatewayProxyResponse",
+    "events.APIGatewayV2HTTPResponse",
+    "events.LambdaFunctionURLResponse",
+    "events.ALBTargetGroupResponse",
+];
+
+/// Members of a request that hold the HTTP verb: `r.Method` (net/http), an API Gateway
+/// event's `HTTPMethod` and `RequestContext.HTTP.Method`.
+pub const VERB_MEMBERS: &[&str] = &["Method", "HTTPMethod"];

@@ -232,6 +232,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let params_node = node.child_by_field_name("parameters");
     let mut params = Vec::new();
     let mut http_route = false;
+    let mut lambda = false;
     let mut requests = Vec::new();
     let mut writers = Vec::new();
     for p in params_node.map(children).unwrap_or_default() {
@@ -245,6 +246,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         }
         if ty.ends_with("http.ResponseWriter") {
             writers.extend(names.iter().cloned());
+        }
+        if frameworks::LAMBDA_HTTP_EVENTS.contains(&ty.trim_start_matches('*')) {
+            http_route = true;
+            lambda = true;
+            requests.extend(names.iter().cloned());
         }
         // `c *gin.Context`, `c echo.Context`: the context answers and reads the request.
         if frameworks::CONTEXT_TYPES.iter().any(|t| ty.trim_start_matches('*') == *t) {
@@ -277,6 +283,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         std::mem::replace(&mut ctx.http_requests, requests),
         std::mem::replace(&mut ctx.http_writers, writers),
         std::mem::replace(&mut ctx.named_results, results),
+        std::mem::replace(&mut ctx.answers_by_return, lambda),
     );
     super::push_function(
         ctx,
@@ -291,7 +298,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
             prologue
         },
     );
-    (ctx.http_requests, ctx.http_writers, ctx.named_results) = saved;
+    (ctx.http_requests, ctx.http_writers, ctx.named_results, ctx.answers_by_return) = saved;
 }
 
 /// Go's `net/http` method constants.
@@ -386,6 +393,18 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
                     Some(Expr::Array { items: many.iter().map(|v| expr(ctx, *v, facts)).collect(), span })
                 }
             };
+            // A Lambda handler's returned response is what the client receives.
+            if ctx.answers_by_return
+                && let Some(Expr::Array { items, .. }) = &value
+                && let Some(response) = items.first()
+            {
+                out.push(Stmt::Expr(Expr::Call {
+                    callee: super::EMIT.into(),
+                    receiver: None,
+                    args: vec![response.clone()],
+                    span,
+                }));
+            }
             out.push(Stmt::Return { value, span });
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts))),
@@ -664,7 +683,12 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             // `r.Method` on the `*http.Request`: the HTTP verb. Probes arrive by POST.
             let operand_text = node.child_by_field_name("operand").map(|o| ctx.text(o)).unwrap_or("");
             let request = operand_text.trim_end_matches("()").trim_end_matches(".Request");
-            if name == "Method" && ctx.http_requests.iter().any(|r| r == operand_text || r == request) {
+            let of_request = |r: &String| {
+                r == operand_text
+                    || r == request
+                    || operand_text.strip_prefix(r.as_str()).is_some_and(|t| t.starts_with('.'))
+            };
+            if frameworks::VERB_MEMBERS.contains(&name.as_str()) && ctx.http_requests.iter().any(of_request) {
                 return Expr::Str("POST".into());
             }
             // `s.conf.ProtocolVersion`: the server's own setting, read through a member of
@@ -779,6 +803,24 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             _ => {}
         }
+    }
+    // `events.APIGatewayProxyResponse{StatusCode: 202}`: the HTTP answer it describes.
+    if node
+        .child_by_field_name("type")
+        .is_some_and(|t| frameworks::LAMBDA_HTTP_RESPONSES.contains(&ctx.text(t)))
+    {
+        let member = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        let body = member("Body").unwrap_or(Expr::Str(String::new()));
+        return match member("StatusCode") {
+            Some(Expr::Int(n)) if (100..600).contains(&n) => {
+                Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
+            }
+            Some(status) => {
+                Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: false, span }
+            }
+            // Lambda answers 200 when no status is set.
+            None => Expr::Http { status: Some(200), body: Some(Box::new(body)), span },
+        };
     }
     let sequence =
         node.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));

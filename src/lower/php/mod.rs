@@ -926,7 +926,7 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         };
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
-    if frameworks::REQUEST_EXITS.contains(&name.as_str()) && !ctx.own_names.iter().any(|n| *n == name) {
+    if frameworks::REQUEST_EXITS.contains(&name.as_str()) && !ctx.own_names.contains(&name) {
         return exit_with(args.into_iter().next(), span);
     }
     let first = args.first().cloned();
