@@ -52,12 +52,12 @@ pub const MERGE: &str = "mcp-conform/merge";
 pub const IS_ERR: &str = "mcp-conform/is-err";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
-/// The member under which an enum decoded by the message's `method` keeps its wire
-/// names and variants (serde's `#[serde(tag = "method")]`).
 /// A built-in: code that runs beside the path that starts it (a goroutine, a spawned
 /// thread or task): what it writes is the path's, but its ending the process does
 /// not end the path.
 pub const DETACHED: &str = "mcp-conform/detached";
+/// The member under which an enum decoded by the message's `method` keeps its wire
+/// names and variants (serde's `#[serde(tag = "method")]`).
 pub const TAGGED_BY_METHOD: &str = "mcp-conform/tagged-by-method";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).

@@ -396,7 +396,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
             // A Lambda handler's returned response is what the client receives.
             if ctx.answers_by_return
                 && let Some(Expr::Array { items, .. }) = &value
-                && let Some(response) = items.first()
+                && let Some(response) = items.first().filter(|r| !matches!(r, Expr::Null))
             {
                 out.push(Stmt::Expr(Expr::Call {
                     callee: super::EMIT.into(),
