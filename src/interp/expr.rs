@@ -989,7 +989,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
             if recv.is_none()
-                && let Some(&(_, fold)) = crate::lower::STRING_FOLDS.iter().find(|(f, _)| *f == callee)
+                && let Some(fold) = crate::lower::string_fold(callee)
                 && let Some(name @ (Value::Method(_) | Value::Str(_))) = vals.first()
                 && self.resolve_callee(callee).is_none()
             {

@@ -726,17 +726,7 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
             .find(|(k, _)| k == "body")
             .map(|(_, b)| b.clone())
             .unwrap_or(Expr::Str(String::new()));
-        return match status {
-            Expr::Int(n) if (100..600).contains(n) => {
-                Expr::Http { status: Some(*n as u16), body: Some(Box::new(body)), span }
-            }
-            other => Expr::HttpWith {
-                status: Box::new(other.clone()),
-                body: Box::new(body),
-                null_is_empty: false,
-                span,
-            },
-        };
+        return http_answer(status.clone(), body, span);
     }
     // A host's response as a dict (`{"status": 202, "headers": {...}, "content": ""}`,
     // as plugin web servers take it): an HTTP answer, when it has all three.
@@ -746,16 +736,8 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
         && let Some((_, body)) = entries.iter().find(|(k, _)| matches!(k.as_str(), "content" | "body"))
     {
         return match status {
-            Expr::Int(n) if (100..600).contains(n) => {
-                Expr::Http { status: Some(*n as u16), body: Some(Box::new(body.clone())), span }
-            }
             Expr::Str(_) => Expr::Object { entries, span },
-            other => Expr::HttpWith {
-                status: Box::new(other.clone()),
-                body: Box::new(body.clone()),
-                null_is_empty: false,
-                span,
-            },
+            other => http_answer(other.clone(), body.clone(), span),
         };
     }
     // `Response{Result: result, Error: err}`: one of the two is nil at run time (and
@@ -780,43 +762,31 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     Expr::Object { entries, span }
 }
 
+/// An HTTP answer with `body` and the status `status` holds: written in the code, or
+/// computed by the interpreter (a `null` body is sent as `null`, not as no body).
+pub fn http_answer(status: Expr, body: Expr, span: Span) -> Expr {
+    match status {
+        Expr::Int(n) if (100..600).contains(&n) => {
+            Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
+        }
+        other => Expr::HttpWith { status: Box::new(other), body: Box::new(body), null_is_empty: false, span },
+    }
+}
+
 fn reply_id(entries: &[(String, Expr)]) -> Option<Box<Expr>> {
     entries.iter().find(|(k, _)| k == "id").map(|(_, v)| Box::new(v.clone()))
 }
 
-/// Names that only convert or unwrap their receiver.
-const TRANSPARENT: &[&str] = &[
-    "as_str",
-    "as_deref",
-    "as_ref",
-    "to_string",
-    "to_owned",
-    "clone",
-    "unwrap",
-    "expect",
-    "borrow",
-    "deref",
-    "into",
-    "strip",
-    "lower",
-    "trim",
-    "cloned",
-    "copied",
-    "as_object",
-    "into_response",
-    "as_string",
-    "toString",
-    "valueOf",
-    "unwrap_or_default",
-    // Method names are lower case: folding or trimming one keeps it.
-    "toLowerCase",
-    "toLocaleLowerCase",
-    "to_lowercase",
-    "to_ascii_lowercase",
-    "casefold",
-];
+/// Whether a method only converts or unwraps its receiver (`as_str`, `strip`,
+/// `toString`): each language's `frameworks.rs` lists its own. Names are not tied to
+/// a language here, as a call's name is all the shared lowering sees.
+fn transparent(name: &str) -> bool {
+    [rust::frameworks::TRANSPARENT, python::frameworks::TRANSPARENT, javascript::frameworks::TRANSPARENT]
+        .iter()
+        .any(|t| t.contains(&name))
+}
 
-/// What a function of [`STRING_FOLDS`] does to the string it is given.
+/// What a string function (each language's `STRING_FOLDS`) does to the string it is given.
 #[derive(Debug, Clone, Copy)]
 pub enum Fold {
     Lower,
@@ -825,23 +795,23 @@ pub enum Fold {
     Keep,
 }
 
-/// Functions that convert to a string, lower-case or trim what they are given.
+/// What `name` does to a string when it converts, lower-cases or trims it
+/// (`strtolower`, `strings.TrimSpace`, `String`), from each language's `STRING_FOLDS`.
 /// Applied to the method name they keep it (MCP's names are lower case, without
 /// spaces); applied to raw message text they are not transparent (its first byte
 /// still decides a batch), so the interpreter keeps them only for a name.
-pub const STRING_FOLDS: &[(&str, Fold)] = &[
-    ("strtolower", Fold::Lower),
-    ("mb_strtolower", Fold::Lower),
-    ("strings.ToLower", Fold::Lower),
-    ("trim", Fold::Trim),
-    ("ltrim", Fold::Trim),
-    ("rtrim", Fold::Trim),
-    ("strings.TrimSpace", Fold::Trim),
-    ("strval", Fold::Keep),
-    ("string", Fold::Keep),
-    ("String", Fold::Keep),
-    ("str", Fold::Keep),
-];
+pub fn string_fold(name: &str) -> Option<Fold> {
+    [
+        php::frameworks::STRING_FOLDS,
+        go::frameworks::STRING_FOLDS,
+        javascript::frameworks::STRING_FOLDS,
+        python::frameworks::STRING_FOLDS,
+    ]
+    .iter()
+    .flat_map(|t| t.iter())
+    .find(|(f, _)| *f == name)
+    .map(|&(_, fold)| fold)
+}
 
 const HTTP_RESPONSES: &[&str] = &[
     "Response",
@@ -917,7 +887,7 @@ pub fn call(
                     other => other,
                 };
             }
-            n if TRANSPARENT.contains(&n) => return recv,
+            n if transparent(n) => return recv,
             // Defaults and adapters keep what a message field is: `req.id.unwrap_or(Null)`.
             "unwrap_or" | "unwrap_or_else" | "or" | "or_else" | "and_then" | "map" | "ok_or"
             | "ok_or_else" | "as_i64" | "as_u64" | "as_deref_mut"
@@ -945,15 +915,7 @@ pub fn call(
             }
         }
         let body = Expr::Object { entries: vec![("detail".to_string(), detail.unwrap_or(Expr::Null))], span };
-        return match status {
-            Some(Expr::Int(n)) => {
-                Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
-            }
-            Some(other) => {
-                Expr::HttpWith { status: Box::new(other), body: Box::new(body), null_is_empty: false, span }
-            }
-            None => Expr::unknown(),
-        };
+        return status.map_or_else(Expr::unknown, |status| http_answer(status, body, span));
     }
     let mut all_args = args;
     all_args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));

@@ -2,6 +2,8 @@
 //! types make a function a handler, and how a handler's context answers. A new
 //! framework is a row here and a fixture.
 
+use crate::lower::Fold;
+
 /// Methods that mount a handler when one argument is a path (`"/mcp"`): net/http
 /// and gorilla `HandleFunc`/`Handle`, chi `Post`/`Method`, gin `POST`/`Any`, echo
 /// `POST`/`Any`, fiber `Post`/`All`.
@@ -60,3 +62,8 @@ pub const LAMBDA_HTTP_RESPONSES: &[&str] = &[
 /// Members of a request that hold the HTTP verb: `r.Method` (net/http), an API Gateway
 /// event's `HTTPMethod` and `RequestContext.HTTP.Method`.
 pub const VERB_MEMBERS: &[&str] = &["Method", "HTTPMethod"];
+
+/// String functions and conversions and what they do to a string (see
+/// [`crate::lower::Fold`]).
+pub const STRING_FOLDS: &[(&str, Fold)] =
+    &[("strings.ToLower", Fold::Lower), ("strings.TrimSpace", Fold::Trim), ("string", Fold::Keep)];

@@ -1,6 +1,6 @@
 //! Go: `tree-sitter-go` syntax trees to facts.
 
-mod frameworks;
+pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, status_by_name, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Stmt};
@@ -811,16 +811,8 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         let member = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
         let body = member("Body").unwrap_or(Expr::Str(String::new()));
-        return match member("StatusCode") {
-            Some(Expr::Int(n)) if (100..600).contains(&n) => {
-                Expr::Http { status: u16::try_from(n).ok(), body: Some(Box::new(body)), span }
-            }
-            Some(status) => {
-                Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: false, span }
-            }
-            // Lambda answers 200 when no status is set.
-            None => Expr::Http { status: Some(200), body: Some(Box::new(body)), span },
-        };
+        // Lambda answers 200 when no status is set.
+        return super::http_answer(member("StatusCode").unwrap_or(Expr::Int(200)), body, span);
     }
     let sequence =
         node.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));

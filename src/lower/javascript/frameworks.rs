@@ -2,6 +2,8 @@
 //! mounted, which objects answer, and how their response builders take a status.
 //! A new framework is a row here and a fixture.
 
+use crate::lower::Fold;
+
 /// Router methods whose callbacks are HTTP handlers: `app.post("/mcp", handler)`
 /// (Express, Koa router, Fastify, Hono, Elysia), and a handler mounted at a path for
 /// every verb (`app.use("/mcp", handler)`, Meteor `WebApp.connectHandlers.use(...)`).
@@ -115,3 +117,10 @@ pub const WEB_MODULES: &[&str] = &[
 
 /// Calls that end the process: `process.exit(1)`, `Deno.exit(1)`.
 pub const PROCESS_EXITS: &[&str] = &["process.exit", "Deno.exit"];
+
+/// String conversions and what they do to a string (see [`crate::lower::Fold`]).
+pub const STRING_FOLDS: &[(&str, Fold)] = &[("String", Fold::Keep)];
+
+/// Methods that only convert their receiver; a method name lower-cased or trimmed is
+/// still the name.
+pub const TRANSPARENT: &[&str] = &["toString", "valueOf", "trim", "toLowerCase", "toLocaleLowerCase"];

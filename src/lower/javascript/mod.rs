@@ -1,7 +1,7 @@
 //! TypeScript and JavaScript (`tree-sitter-typescript`, `tree-sitter-javascript`,
 //! which share their node kinds) to facts.
 
-mod frameworks;
+pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Span, Stmt};
@@ -881,6 +881,18 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                 children(node).into_iter().filter(|c| c.kind() == "template_substitution").collect();
             if subs.is_empty() {
                 Expr::Str(unquote(ctx.text(node)))
+            } else if let [only] = subs.as_slice()
+                && ctx.text(node).len() == ctx.text(*only).len() + 2
+                && let Some(e) = only.named_child(0)
+            {
+                // `${x}` alone: `x` as a string, as `String(x)` is.
+                let value = expr(ctx, js, e, facts);
+                Expr::Call {
+                    callee: "String".into(),
+                    receiver: None,
+                    args: vec![value],
+                    span: ctx.span(node),
+                }
             } else {
                 let parts = subs
                     .into_iter()

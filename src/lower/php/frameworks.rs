@@ -2,6 +2,8 @@
 //! calls that mount a route, and the response builders with their argument order.
 //! A new framework is a row here and a fixture.
 
+use crate::lower::Fold;
+
 /// Parameter types that make a function an HTTP handler (the last segment of the
 /// type's name). `Request` counts only when the file imports a framework's class of
 /// that name (see [`REQUEST_IMPORTS`]).
@@ -80,3 +82,13 @@ pub const JSON_DECODERS: &[(&str, &str)] = &[("Json", "decode")];
 /// Functions that end the request (`exit` is also a statement): `die("...")`, `exit(1)`.
 /// A string argument is written out first.
 pub const REQUEST_EXITS: &[&str] = &["die", "exit"];
+
+/// String functions and what they do to a string (see [`crate::lower::Fold`]).
+pub const STRING_FOLDS: &[(&str, Fold)] = &[
+    ("strtolower", Fold::Lower),
+    ("mb_strtolower", Fold::Lower),
+    ("trim", Fold::Trim),
+    ("ltrim", Fold::Trim),
+    ("rtrim", Fold::Trim),
+    ("strval", Fold::Keep),
+];

@@ -1,6 +1,6 @@
 //! PHP (`tree-sitter-php`, with or without HTML around the code) to facts.
 
-mod frameworks;
+pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};

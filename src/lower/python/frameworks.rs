@@ -2,6 +2,8 @@
 //! recognised, which request classes are HTTP ones, and how an answer is written.
 //! A new framework is a row here and a fixture.
 
+use crate::lower::Fold;
+
 /// Decorator and router method names that make a function an HTTP handler.
 pub const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 
@@ -97,3 +99,10 @@ pub const REQUEST_MEDIA: &[&str] = &["media", "get_media"];
 /// Calls that end the process: `sys.exit(1)`, `os._exit(1)` (`SystemExit` is no
 /// `Exception`: an `except Exception` around it does not catch it).
 pub const PROCESS_EXITS: &[&str] = &["sys.exit", "os._exit"];
+
+/// String conversions and what they do to a string (see [`crate::lower::Fold`]).
+pub const STRING_FOLDS: &[(&str, Fold)] = &[("str", Fold::Keep)];
+
+/// Methods that only convert their receiver; a method name lower-cased or stripped is
+/// still the name.
+pub const TRANSPARENT: &[&str] = &["strip", "lower", "casefold"];

@@ -4,7 +4,7 @@ use super::{Ctx, call, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
 use tree_sitter::Node;
 
-mod frameworks;
+pub(super) mod frameworks;
 use frameworks::{
     CLASS_VIEW_POST, HTTP_SERVER_POST, LAMBDA_PARAMS, REQUEST_MEDIA, REQUEST_TYPES, RESPONDER_METHODS,
     RESPONSE_BODY_MEMBERS, RESPONSE_PARAM_TYPES, RESPONSE_STATUS_MEMBERS, ROUTE_DECORATORS, ROUTER_CALLS,

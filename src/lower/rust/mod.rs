@@ -4,6 +4,7 @@ use super::{Ctx, call, is_initialized_flag, message_field, object, status_by_nam
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
 use tree_sitter::Node;
 
+pub(super) mod frameworks;
 mod macros;
 
 /// Router functions whose function arguments are HTTP handlers (`post(handler)`, `.to(handler)`).
@@ -810,13 +811,6 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 }
 
 /// serde_json's decoders: on a well-formed message they return `Ok`.
-/// Calls that end the process: `std::process::exit(1)`.
-const PROCESS_EXITS: &[&str] = &["std::process::exit", "process::exit"];
-
-/// Path-qualified calls that start their argument beside the caller: `thread::spawn`,
-/// `tokio::spawn`, `task::spawn_blocking`, `tokio::task::spawn_local`.
-const SPAWNS: &[&str] = &["spawn", "spawn_blocking", "spawn_local"];
-
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
@@ -859,12 +853,12 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
-    if PROCESS_EXITS.contains(&callee.as_str()) {
+    if frameworks::PROCESS_EXITS.contains(&callee.as_str()) {
         return crate::lower::exit(None, span);
     }
     // `thread::spawn(move || ..)`, `tokio::spawn(async move { .. })`: the closure runs
     // beside this path (see [`crate::lower::DETACHED`]).
-    if SPAWNS.contains(&last.as_str()) && callee.contains("::") {
+    if frameworks::SPAWNS.contains(&last.as_str()) && callee.contains("::") {
         return Expr::Call { callee: crate::lower::DETACHED.into(), receiver: None, args, span };
     }
     if callee.split([':', '.']).any(|seg| crate::lower::SDK_SERVER_CALLS.contains(&seg))

@@ -1,0 +1,35 @@
+//! What Rust's libraries are to the lowering, as data: the calls that end the process
+//! or start work beside it, and the methods that only convert or unwrap a value.
+//! (The web frameworks' route and response names are still in `mod.rs`.)
+
+/// Calls that end the process: `std::process::exit(1)`.
+pub const PROCESS_EXITS: &[&str] = &["std::process::exit", "process::exit"];
+
+/// Path-qualified calls that start their argument beside the caller: `thread::spawn`,
+/// `tokio::spawn`, `task::spawn_blocking`, `tokio::task::spawn_local`.
+pub const SPAWNS: &[&str] = &["spawn", "spawn_blocking", "spawn_local"];
+
+/// Methods that only convert or unwrap their receiver; a method name lower-cased or
+/// trimmed is still the name.
+pub const TRANSPARENT: &[&str] = &[
+    "as_str",
+    "as_deref",
+    "as_ref",
+    "to_string",
+    "to_owned",
+    "clone",
+    "unwrap",
+    "expect",
+    "borrow",
+    "deref",
+    "into",
+    "trim",
+    "cloned",
+    "copied",
+    "as_object",
+    "into_response",
+    "as_string",
+    "unwrap_or_default",
+    "to_lowercase",
+    "to_ascii_lowercase",
+];
