@@ -46,6 +46,8 @@ pub struct Program<'a> {
     /// Per Go file (by path): the folders of the repository's own packages it
     /// imports, found through the go.mod module paths.
     go_local: HashMap<&'a str, Vec<String>>,
+    /// The folders of the repository's Go modules (where their `go.mod` files are).
+    go_module_dirs: Vec<String>,
     /// Per Rust file (by path): the folders of the workspace's crates it `use`s.
     crate_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
@@ -330,6 +332,7 @@ impl<'a> Program<'a> {
             values,
             file_names,
             go_local: HashMap::default(),
+            go_module_dirs: Vec::new(),
             crate_local: HashMap::default(),
             writes,
             json_names,
@@ -511,6 +514,7 @@ impl<'a> Program<'a> {
         if modules.is_empty() {
             return;
         }
+        self.go_module_dirs = modules.iter().map(|(folder, _)| folder.clone()).collect();
         for file in self.files.iter().filter(|f| f.language == Language::Go) {
             let local: Vec<String> = file
                 .imports
@@ -569,6 +573,24 @@ impl<'a> Program<'a> {
             .iter()
             .find(|d| d.as_str() == package || d.ends_with(&format!("/{package}")))
             .map(String::as_str)
+    }
+
+    /// Whether the Go file `caller` imports a package of the module the file at `path`
+    /// belongs to (a command of the module, which reaches `path` through the packages
+    /// it imports even when the ones between are not parsed).
+    pub fn imports_module_of(&self, caller: &FileFacts, path: &str) -> bool {
+        let module_of = |p: &str| {
+            self.go_module_dirs
+                .iter()
+                .filter(|d| {
+                    d.is_empty() || (p.starts_with(d.as_str()) && p.as_bytes().get(d.len()) == Some(&b'/'))
+                })
+                .max_by_key(|d| d.len())
+        };
+        let Some(module) = module_of(path) else { return false };
+        self.go_local
+            .get(caller.path.as_str())
+            .is_some_and(|dirs| dirs.iter().any(|d| module_of(&format!("{d}/")) == Some(module)))
     }
 
     /// Whether `caller` imports the file at `path`: by an import hint, or as a Go

@@ -166,7 +166,13 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
                 .ok()
                 .filter(|b| b.len() as u64 <= opts.max_file_size)
         };
-        let wanted = crate::stage::wanted(&found.files, &results_facts(&results), &deferred(&results), read);
+        let wanted = crate::stage::wanted(
+            &found.files,
+            &results_facts(&results),
+            &deferred(&results),
+            &found.go_modules,
+            read,
+        );
         if wanted.is_empty() {
             break;
         }

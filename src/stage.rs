@@ -105,6 +105,7 @@ pub fn wanted(
     files: &[Candidate],
     parsed: &[&FileFacts],
     deferred: &[Deferred],
+    go_modules: &[(String, String)],
     read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
@@ -163,7 +164,7 @@ pub fn wanted(
     };
     // A file elsewhere that imports a parsed module (an example app's route, a
     // command that runs the server) is read for its import spelling.
-    let modules = module_spellings(parsed);
+    let modules = module_spellings(parsed, go_modules);
     let importers = AhoCorasick::new(&modules).ok().filter(|_| !modules.is_empty());
     use rayon::prelude::*;
     // A file in an unrelated folder is read only when it holds a weak marker (an
@@ -191,8 +192,11 @@ const COMMON_DIRS: &[&str] = &[
 
 /// How other files import the parsed modules: Python's dotted module paths
 /// (`pkg.core`) and package names, JavaScript's relative paths (`src/handler`),
-/// Go's import path tails (`pkg/mcp`), PHP's namespaced class names (`Rpc\\Dispatcher`).
-fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
+/// Go's import path tails (`pkg/mcp`) and any import of the parsed file's own module
+/// (`"example.com/app/`: a command that imports the module's packages may reach the
+/// dispatcher through one of them), PHP's namespaced class names (`Rpc\\Dispatcher`).
+/// `go_modules` are the `go.mod` files found: (folder, module path).
+fn module_spellings(parsed: &[&FileFacts], go_modules: &[(String, String)]) -> Vec<String> {
     let mut out: HashSet<String> = HashSet::default();
     for f in parsed {
         let stem = f.path.rsplit_once('.').map(|(s, _)| s).unwrap_or(&f.path);
@@ -216,6 +220,17 @@ fn module_spellings(parsed: &[&FileFacts]) -> Vec<String> {
                 out.insert(format!("/{folder}\""));
             }
             Language::Go => {
+                let inside = |folder: &str| {
+                    folder.is_empty() || f.path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
+                };
+                // The innermost module holding the file.
+                if let Some((_, module)) = go_modules
+                    .iter()
+                    .filter(|(folder, _)| inside(folder))
+                    .max_by_key(|(folder, _)| folder.len())
+                {
+                    out.insert(format!("\"{module}/"));
+                }
                 let dirs = &parts[..parts.len().saturating_sub(1)];
                 if dirs.len() >= 2 {
                     out.insert(dirs[dirs.len() - 2..].join("/"));
