@@ -674,11 +674,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // A `main` above it configures and starts the server; it carries no message.
         // A carrier elsewhere that imports the server's files (an example app's
         // route, a CLI's stdin loop) brings it messages too.
-        // A Go command importing the module's packages reaches the dispatch through them.
+        // A command importing the module's or package's code reaches the dispatch through it.
         let linked = |f: FnId| {
             group.iter().any(|&d| {
                 prog.related(prog.file_of(f), prog.file_of(d))
-                    || prog.imports_module_of(prog.file_of(f), &prog.file_of(d).path)
+                    || prog.imports_package_of(prog.file_of(f), &prog.file_of(d).path)
             })
         };
         let carriers: Vec<FnId> = ancestors[gi]

@@ -418,6 +418,13 @@ pub fn dir_of(path: &str) -> &str {
     memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
 }
 
+/// The folders a Python file sits in that may be its top-level package
+/// (`app/src/acme/rpc/handler.py` -> `app`, `acme`, `rpc`; source containers such
+/// as `src` are none): which one is depends on where the project's root is.
+pub fn python_packages(path: &str) -> impl Iterator<Item = &str> {
+    dir_of(path).split('/').filter(|d| !d.is_empty() && !matches!(*d, "src" | "lib" | "python"))
+}
+
 /// Everything lowered from one file.
 #[derive(Debug, Clone)]
 pub struct FileFacts {

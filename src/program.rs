@@ -575,22 +575,37 @@ impl<'a> Program<'a> {
             .map(String::as_str)
     }
 
-    /// Whether the Go file `caller` imports a package of the module the file at `path`
-    /// belongs to (a command of the module, which reaches `path` through the packages
-    /// it imports even when the ones between are not parsed).
-    pub fn imports_module_of(&self, caller: &FileFacts, path: &str) -> bool {
-        let module_of = |p: &str| {
-            self.go_module_dirs
-                .iter()
-                .filter(|d| {
-                    d.is_empty() || (p.starts_with(d.as_str()) && p.as_bytes().get(d.len()) == Some(&b'/'))
-                })
-                .max_by_key(|d| d.len())
-        };
-        let Some(module) = module_of(path) else { return false };
-        self.go_local
-            .get(caller.path.as_str())
-            .is_some_and(|dirs| dirs.iter().any(|d| module_of(&format!("{d}/")) == Some(module)))
+    /// Whether `caller` imports a package of the project unit the file at `path`
+    /// belongs to: for Go its module (`go.mod`), for Python its top-level package. A
+    /// command or script of that unit reaches `path` through the packages it imports,
+    /// even when the ones between are not parsed.
+    pub fn imports_package_of(&self, caller: &FileFacts, path: &str) -> bool {
+        match caller.language {
+            Language::Go => {
+                let module_of = |p: &str| {
+                    self.go_module_dirs
+                        .iter()
+                        .filter(|d| {
+                            d.is_empty()
+                                || (p.starts_with(d.as_str()) && p.as_bytes().get(d.len()) == Some(&b'/'))
+                        })
+                        .max_by_key(|d| d.len())
+                };
+                let Some(module) = module_of(path) else { return false };
+                self.go_local
+                    .get(caller.path.as_str())
+                    .is_some_and(|dirs| dirs.iter().any(|d| module_of(&format!("{d}/")) == Some(module)))
+            }
+            // `from acme.app import App` (hint `acme/app`) in a script outside the
+            // package, for a file of a folder `acme/` (inside the package its modules
+            // reach each other by their own imports).
+            Language::Python => caller.imports.iter().any(|hint| {
+                let top = hint.split('/').next().unwrap_or("");
+                crate::model::python_packages(path).any(|d| d == top)
+                    && !crate::model::python_packages(&caller.path).any(|d| d == top)
+            }),
+            _ => false,
+        }
     }
 
     /// Whether `caller` imports the file at `path`: by an import hint, or as a Go
@@ -927,7 +942,14 @@ impl<'a> Program<'a> {
         let mut fallback = None;
         for (file, item) in candidates {
             let there = self.path_of_index(file);
-            match closeness(here, there).or_else(|| self.imports(caller, there).then_some(0)) {
+            // A Python script importing the package reaches the package's classes through
+            // the modules between (`app.handler.handle(..)`); a Go method on a value is
+            // pinned by its type instead (a module reaches too much to choose by).
+            let reached = || {
+                self.imports(caller, there)
+                    || (caller.language == Language::Python && self.imports_package_of(caller, there))
+            };
+            match closeness(here, there).or_else(|| reached().then_some(0)) {
                 Some(score) if best.is_none_or(|(b, _)| score > b) => best = Some((score, item)),
                 Some(_) => {}
                 None => {

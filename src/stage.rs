@@ -191,7 +191,8 @@ const COMMON_DIRS: &[&str] = &[
 ];
 
 /// How other files import the parsed modules: Python's dotted module paths
-/// (`pkg.core`) and package names, JavaScript's relative paths (`src/handler`),
+/// (`pkg.core`), package names and any import of the file's top-level package,
+/// JavaScript's relative paths (`src/handler`),
 /// Go's import path tails (`pkg/mcp`) and any import of the parsed file's own module
 /// (`"example.com/app/`: a command that imports the module's packages may reach the
 /// dispatcher through one of them), PHP's namespaced class names (`Rpc\\Dispatcher`).
@@ -209,6 +210,13 @@ fn module_spellings(parsed: &[&FileFacts], go_modules: &[(String, String)]) -> V
                 }
                 if let Some(package) = dirs.last().filter(|d| d.len() >= 4 && !COMMON_DIRS.contains(d)) {
                     out.insert(package.to_string());
+                }
+                // Any import of the file's top-level package (`from acme.app import App`):
+                // a script using the package may reach the dispatcher through it.
+                for top in crate::model::python_packages(&f.path).filter(|d| !COMMON_DIRS.contains(d)) {
+                    out.insert(format!("from {top}."));
+                    out.insert(format!("from {top} import"));
+                    out.insert(format!("import {top}."));
                 }
             }
             // `import { Handler } from "../src/handler"`; `from "../services"`: the
