@@ -604,6 +604,19 @@ impl<'a> Program<'a> {
                 crate::model::python_packages(path).any(|d| d == top)
                     && !crate::model::python_packages(&caller.path).any(|d| d == top)
             }),
+            // `use App\Mcp\McpServerInterface;` (hint `App/Mcp/McpServerInterface`) for a
+            // file of the folder `src/Mcp/`: a namespace is a folder (PSR-4), and a
+            // controller taking the namespace's interface reaches the class behind it.
+            Language::Php => {
+                let dir = dir_of(path);
+                caller.imports.iter().any(|hint| {
+                    let namespace = dir_of(hint);
+                    !namespace.is_empty()
+                        && dir.ends_with(namespace)
+                        && (dir.len() == namespace.len()
+                            || dir.as_bytes()[dir.len() - namespace.len() - 1] == b'/')
+                })
+            }
             _ => false,
         }
     }
@@ -714,6 +727,45 @@ impl<'a> Program<'a> {
             }
         }
         None
+    }
+
+    /// The class a field declared with `class` holds when `class` has no body for
+    /// `method` (an interface, or a base that leaves it to subclasses): the one class
+    /// of the scanned code below it, in the caller's language family, with no class
+    /// below it in turn (`private McpServerInterface $server` with `McpServer
+    /// implements McpServerInterface` its only implementation). None when there are
+    /// several (a test double beside the real one) or none.
+    pub fn sole_implementation(&self, class: &str, method: &str, from: FnId) -> Option<(&'a str, FnId)> {
+        if self.method(class, method, from).is_some() {
+            return None;
+        }
+        let language = family(self.file_of(from).language);
+        let mut below: Vec<&'a crate::model::ClassDef> = Vec::new();
+        let mut queue = vec![crate::lower::last_segment(class)];
+        while let Some(c) = queue.pop() {
+            for sub in self.subclasses.get(c).into_iter().flatten() {
+                if below.len() > MAX_IMPLEMENTERS {
+                    return None;
+                }
+                if !below.iter().any(|b| std::ptr::eq(*b, *sub)) {
+                    below.push(sub);
+                    queue.push(&sub.name);
+                }
+            }
+        }
+        let leaves: Vec<&crate::model::ClassDef> = below
+            .iter()
+            .copied()
+            .filter(|c| !self.subclasses.contains_key(c.name.as_str()))
+            .filter(|c| {
+                self.classes.get(c.name.as_str()).is_some_and(|defs| {
+                    defs.iter().any(|(f, d)| std::ptr::eq(*d, *c) && family(f.language) == language)
+                })
+            })
+            .collect();
+        let [leaf] = leaves.as_slice() else { return None };
+        let id = self.method(&leaf.name, method, from)?;
+        Some((leaf.name.as_str(), id))
     }
 
     /// The classes of the scanned code an unknown object may be, judged by what is
@@ -1037,7 +1089,9 @@ impl<'a> Program<'a> {
         if let Some(field) = field.filter(|f| !f.contains(['.', ':', '-', '[', '(']))
             && let Some(own) = self.function(from).owner.as_deref()
             && let Some(class) = self.field_class(own, field, from)
-            && let Some(id) = self.resolve_owned(name, Some(class), from)
+            && let Some(id) = self
+                .resolve_owned(name, Some(class), from)
+                .or_else(|| self.sole_implementation(class, name, from).map(|(_, id)| id))
         {
             return Some(id);
         }

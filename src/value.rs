@@ -466,6 +466,12 @@ pub(crate) fn promote(object: Value, span: crate::model::Span) -> Value {
     {
         return object;
     }
+    // `{"type": "error", "id": id, "error": "bad request"}` of a line protocol of its
+    // own: a JSON-RPC error is an object, and without `jsonrpc` a text error and no
+    // result is no JSON-RPC reply.
+    if get("jsonrpc").is_none() && get("result").is_none() && matches!(get("error"), Some(Value::Str(_))) {
+        return object;
+    }
     let id = get("id").unwrap_or(Value::Null);
     let result_known = get("result").is_some_and(|r| r.is_nullish() == Some(false));
     let error = get("error").filter(|e| e.is_nullish() != Some(true));

@@ -686,6 +686,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if is_verb_test(l, r) { Value::Bool(s == "POST") } else { Value::Bool(m == s) }
             }
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
+            // A request's id (a number or a non-empty string) is never the text of nothing.
+            (Value::Id, Value::Str(s)) | (Value::Str(s), Value::Id)
+                if matches!(s.as_str(), "" | "null" | "None" | "undefined") =>
+            {
+                Value::Bool(false)
+            }
             (Value::Int(a), Value::Int(b)) => Value::Bool(a == b),
             (Value::Bool(a), Value::Bool(b)) => Value::Bool(a == b),
             // `[] === $response->result`: an empty list equals only an empty list.
@@ -986,6 +992,29 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                     _ => {}
                 }
+            }
+            // `strings.TrimSpace(string(req.ID))`, `trim(strval($id))`: the id as text. A
+            // present id's text is never empty nor `null`; an absent one's is what the
+            // language makes of nothing (Go's empty raw JSON, PHP's null: "").
+            if recv.is_none()
+                && let Some(id @ (Value::Id | Value::NoId | Value::Null)) = vals.first()
+                && crate::lower::string_fold(callee).is_some()
+                && self.resolve_callee(callee).is_none()
+            {
+                use crate::model::Language;
+                let language = self.prog.file_of(self.here()).language;
+                let text = match (id, language) {
+                    (Value::Id, _) => Value::Id,
+                    (_, Language::Go | Language::Php) => Value::Str(String::new()),
+                    (_, Language::Python) => Value::Str("None".to_string()),
+                    // `String(null)`; a missing id may be `undefined` as well.
+                    (Value::Null, Language::JavaScript | Language::TypeScript) => {
+                        Value::Str("null".to_string())
+                    }
+                    _ => Value::unknown(),
+                };
+                out.push((s, text));
+                continue;
             }
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
             if recv.is_none()

@@ -125,6 +125,8 @@ pub struct Ctx<'a> {
     /// The file imports a framework whose request-handler classes answer on `self`
     /// (Python: Tornado, Jupyter Server).
     pub handler_classes: bool,
+    /// How many function bodies enclose the code being lowered (0 at a module's top).
+    pub functions_open: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -153,6 +155,7 @@ impl<'a> Ctx<'a> {
             aliases: Vec::new(),
             status_first: Vec::new(),
             handler_classes: false,
+            functions_open: 0,
         }
     }
 
@@ -269,7 +272,9 @@ pub fn push_function(
     lower_body: impl FnOnce(&mut Ctx, &mut FileFacts) -> crate::model::Block,
 ) {
     let outer_stdin = std::mem::take(&mut ctx.saw_stdin);
+    ctx.functions_open += 1;
     let body = lower_body(ctx, facts);
+    ctx.functions_open -= 1;
     let reads_stdin = std::mem::replace(&mut ctx.saw_stdin, outer_stdin);
     facts.functions.push(crate::model::Function {
         name,
@@ -709,7 +714,11 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     let request = entries.iter().any(|(k, v)| {
         k == "method" && !matches!(v, Expr::Null) && !matches!(v, Expr::Str(s) if s.is_empty())
     });
-    let framed = (has("jsonrpc") || has("id")) && !request;
+    // `{"type": "error", "id": id, "error": text}` without `jsonrpc` is a line protocol
+    // of its own, tagged by its `type`: no JSON-RPC reply.
+    // (Go's struct fields are named as written: `Type` too.)
+    let tagged = entries.iter().any(|(k, _)| k.eq_ignore_ascii_case("type"));
+    let framed = (has("jsonrpc") || (has("id") && !tagged)) && !request;
     // An AWS Lambda / API Gateway proxy response (`{"statusCode": 200, "body":
     // json.dumps(reply)}`, also Netlify and Vercel functions): an HTTP answer, when
     // its members are a proxy response's (an error table's `{code, message,

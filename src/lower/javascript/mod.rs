@@ -254,7 +254,14 @@ fn pattern_reads(ctx: &Ctx, pattern: Node, source: &Expr, shorthand: bool, span:
 fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(d);
     let Some(name) = d.child_by_field_name("name") else { return };
-    let Some(value) = d.child_by_field_name("value") else { return };
+    let Some(value) = d.child_by_field_name("value") else {
+        // `let error;` in a function: undefined until the path assigns it (a module's
+        // `let server;` is left alone: functions may set it at any time).
+        if ctx.functions_open > 0 && name.kind() == "identifier" {
+            out.push(Stmt::Assign { target: ctx.text(name).to_string(), value: Expr::Null, span });
+        }
+        return;
+    };
     if name.kind() == "object_pattern" {
         // `const { METHODS } = require("./consts")` binds the names the module
         // exports, as `import { METHODS } from "./consts"` does: they resolve in
@@ -449,6 +456,13 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
                         "extends_clause" => {
                             found.extend(n.child_by_field_name("value").map(|v| ctx.text(v).to_string()))
                         }
+                        // Interfaces after the parent (`class A extends B implements I`).
+                        "implements_clause" => found.extend(
+                            children(n)
+                                .into_iter()
+                                .filter(|t| matches!(t.kind(), "type_identifier" | "nested_type_identifier"))
+                                .map(|t| ctx.text(t).to_string()),
+                        ),
                         _ => stack.extend(children(n)),
                     }
                 }

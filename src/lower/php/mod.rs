@@ -330,10 +330,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
 /// A class's parent and its properties in order, with their defaults: declared ones
 /// (`private string $version = '2025-06-18';`) and constructor-promoted ones.
 fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
-    let bases = children(node)
+    // The parent first, then the interfaces it implements.
+    let mut clauses = children(node);
+    clauses.retain(|c| matches!(c.kind(), "base_clause" | "class_interface_clause"));
+    clauses.sort_by_key(|c| c.kind() != "base_clause");
+    let bases = clauses
         .into_iter()
-        .filter(|c| c.kind() == "base_clause")
         .flat_map(children)
+        .filter(|b| matches!(b.kind(), "name" | "qualified_name"))
         .map(|b| ctx.text(b).rsplit('\\').next().unwrap_or("").to_string())
         .collect();
     let mut fields = Vec::new();
@@ -457,6 +461,13 @@ fn http_response(order: frameworks::Order, args: Vec<Expr>, span: crate::model::
             let status = it.next().unwrap_or(Expr::Int(200));
             (status, it.nth(1).unwrap_or(Expr::Str(String::new())))
         }
+    };
+    // `Response::HTTP_ACCEPTED`, `StatusCodeInterface::STATUS_OK`: a named status.
+    let status = match status {
+        Expr::Var(name) if name.contains('.') => {
+            super::status_by_name(&name).map_or(Expr::Var(name), |code| Expr::Int(i64::from(code)))
+        }
+        other => other,
     };
     Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty: true, span }
 }
@@ -599,11 +610,24 @@ fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
 }
 
 fn args_of(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Vec<Expr> {
-    node.child_by_field_name("arguments")
-        .map(children)
+    arguments(ctx, node.child_by_field_name("arguments"), facts)
+}
+
+/// The arguments of an `arguments` node, named ones as [`Expr::Named`].
+fn arguments(ctx: &mut Ctx, list: Option<Node>, facts: &mut FileFacts) -> Vec<Expr> {
+    list.map(children)
         .unwrap_or_default()
         .into_iter()
-        .map(|a| a.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
+        .map(|a| {
+            // `new Reply(id: $id, error: null)`: a named argument binds by name.
+            let name = a.child_by_field_name("name");
+            let value = children(a).into_iter().rfind(|c| Some(*c) != name);
+            let value = value.map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+            match name {
+                Some(n) => Expr::Named { name: ctx.text(n).to_string(), value: Box::new(value) },
+                None => value,
+            }
+        })
         .collect()
 }
 
@@ -1044,14 +1068,8 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let class =
         children(node).first().map(|c| ctx.text(*c).trim_start_matches('\\').to_string()).unwrap_or_default();
-    let args: Vec<Expr> = children(node)
-        .into_iter()
-        .find(|c| c.kind() == "arguments")
-        .map(children)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|a| a.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
-        .collect();
+    let list = children(node).into_iter().find(|c| c.kind() == "arguments");
+    let args = arguments(ctx, list, facts);
     // `new $handler($session, $request)`: the class a variable names (taken from a
     // table of handler classes, `Handlers::MAP[$method]`), decided when it runs.
     if let Some(target) = children(node).first()
