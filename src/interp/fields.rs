@@ -49,48 +49,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             None => Vec::new(),
         };
         let v = match built.as_slice() {
-            [(_, v @ Value::Instance(..))] => self.lived(v),
+            [(_, v @ Value::Instance(..))] => v.clone(),
             _ => bare,
         };
         self.field_instances.insert(class.to_string(), v.clone());
         v
-    }
-
-    /// An object that has lived since its constructor ran: a property another of its
-    /// methods sets (`$this->connected = true` in `start()`) may hold anything by now,
-    /// so it is unknown rather than its initial value.
-    fn lived(&self, built: &Value) -> Value {
-        let Value::Instance(class, fields, span) = built else { return built.clone() };
-        let Some(def) = self.prog.class(class, self.here()) else { return built.clone() };
-        let mut changed: Vec<&str> = Vec::new();
-        for m in self.prog.own_method_ids(def, self.here()) {
-            let f = self.prog.function(m);
-            if matches!(f.name.as_str(), "__construct" | "__init__" | "constructor" | "new") {
-                continue;
-            }
-            crate::model::walk_statements(&f.body, &mut |stmt| {
-                if let crate::model::Stmt::Assign { target, .. } = stmt
-                    && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
-                    && !field.contains(['.', '['])
-                {
-                    changed.push(field);
-                }
-            });
-        }
-        if changed.is_empty() {
-            return built.clone();
-        }
-        let fields = fields
-            .iter()
-            .map(|(k, v)| {
-                if changed.contains(&k.as_str()) {
-                    (k.clone(), Value::unknown())
-                } else {
-                    (k.clone(), v.clone())
-                }
-            })
-            .collect();
-        Value::Instance(class.clone(), Rc::new(fields), *span)
     }
 
     /// Runs the field object's method. A helper's method that answers nothing of
