@@ -26,12 +26,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         let owner = self.prog.function(self.here()).owner.as_deref()?;
         let class = self.prog.field_class(owner, field, self.here())?;
-        let name = crate::lower::last_segment(callee);
-        match self.prog.method(class, name, self.here()) {
-            Some(id) => Some((id, class)),
-            // Declared as an interface the scanned code implements once.
-            None => self.prog.sole_implementation(class, name, self.here()).map(|(c, id)| (id, c)),
-        }
+        let id = self.prog.method(class, crate::lower::last_segment(callee), self.here())?;
+        Some((id, class))
     }
 
     /// An instance of `class` built by its constructor from arguments the scan does not
