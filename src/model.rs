@@ -418,6 +418,14 @@ pub fn dir_of(path: &str) -> &str {
     memchr::memrchr(b'/', path.as_bytes()).map(|i| &path[..i]).unwrap_or("")
 }
 
+/// Whether `path` is `tail` or ends with `/tail`: `src/Mcp` ends with the path `Mcp`,
+/// `src/XMcp` does not.
+pub fn ends_with_path(path: &str, tail: &str) -> bool {
+    path.len() >= tail.len()
+        && path.ends_with(tail)
+        && (path.len() == tail.len() || path.as_bytes()[path.len() - tail.len() - 1] == b'/')
+}
+
 /// The folders a Python file sits in that may be its top-level package
 /// (`app/src/acme/rpc/handler.py` -> `app`, `acme`, `rpc`; source containers such
 /// as `src` are none): which one is depends on where the project's root is.
@@ -727,5 +735,20 @@ fn method_on<'b>(e: &'b Expr, var: &str) -> Option<&'b str> {
             Some(callee.rsplit(['.', ':', '>']).next().unwrap_or(callee)).filter(|n| !n.is_empty())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_with_path;
+
+    #[test]
+    fn a_path_ends_with_whole_segments_only() {
+        assert!(ends_with_path("src/Mcp", "Mcp"));
+        assert!(ends_with_path("Mcp", "Mcp"));
+        assert!(ends_with_path("app/src/rpc/handler", "rpc/handler"));
+        assert!(!ends_with_path("src/XMcp", "Mcp"));
+        assert!(!ends_with_path("cp", "Mcp"));
+        assert!(!ends_with_path("", "Mcp"));
     }
 }

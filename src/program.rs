@@ -120,14 +120,8 @@ fn imported(caller: &FileFacts, path: &str) -> bool {
                         && caller.path.as_bytes().get(project.len()) == Some(&b'/'))
             });
         }
-        // `s` is `hint`, or ends with `/hint` (no allocation: this runs per candidate).
-        let suffix = |s: &str| {
-            s == hint
-                || (s.len() > hint.len()
-                    && s.ends_with(hint.as_str())
-                    && s.as_bytes()[s.len() - hint.len() - 1] == b'/')
-        };
-        suffix(stem) || suffix(dir)
+        // `stem` or `dir` is `hint`, or ends with `/hint` (no allocation: this runs per candidate).
+        crate::model::ends_with_path(stem, hint) || crate::model::ends_with_path(dir, hint)
     })
 }
 
@@ -576,7 +570,8 @@ impl<'a> Program<'a> {
     }
 
     /// Whether `caller` imports a package of the project unit the file at `path`
-    /// belongs to: for Go its module (`go.mod`), for Python its top-level package. A
+    /// belongs to: for Go its module (`go.mod`), for Python its top-level package, for
+    /// PHP, JavaScript and TypeScript the folder of a module it imports. A
     /// command or script of that unit reaches `path` through the packages it imports,
     /// even when the ones between are not parsed.
     pub fn imports_package_of(&self, caller: &FileFacts, path: &str) -> bool {
@@ -606,15 +601,13 @@ impl<'a> Program<'a> {
             }),
             // `use App\Mcp\McpServerInterface;` (hint `App/Mcp/McpServerInterface`) for a
             // file of the folder `src/Mcp/`: a namespace is a folder (PSR-4), and a
-            // controller taking the namespace's interface reaches the class behind it.
-            Language::Php => {
+            // controller taking the namespace's interface reaches the class behind it;
+            // so does a route importing `../rpc/contract` for a file of `src/rpc/`.
+            Language::Php | Language::JavaScript | Language::TypeScript => {
                 let dir = dir_of(path);
                 caller.imports.iter().any(|hint| {
                     let namespace = dir_of(hint);
-                    !namespace.is_empty()
-                        && dir.ends_with(namespace)
-                        && (dir.len() == namespace.len()
-                            || dir.as_bytes()[dir.len() - namespace.len() - 1] == b'/')
+                    !namespace.is_empty() && crate::model::ends_with_path(dir, namespace)
                 })
             }
             _ => false,
@@ -729,13 +722,13 @@ impl<'a> Program<'a> {
         None
     }
 
-    /// The class a field declared with `class` holds when `class` has no body for
-    /// `method` (an interface, or a base that leaves it to subclasses): the one class
-    /// of the scanned code below it, in the caller's language family, with no class
-    /// below it in turn (`private McpServerInterface $server` with `McpServer
+    /// The method `method` runs on a field declared with `class` when `class` has no
+    /// body for it (an interface, or a base that leaves it to subclasses): that of the
+    /// one class of the scanned code below it, in the caller's language family, with
+    /// no class below it in turn (`private McpServerInterface $server` with `McpServer
     /// implements McpServerInterface` its only implementation). None when there are
     /// several (a test double beside the real one) or none.
-    pub fn sole_implementation(&self, class: &str, method: &str, from: FnId) -> Option<(&'a str, FnId)> {
+    pub fn sole_implementation(&self, class: &str, method: &str, from: FnId) -> Option<FnId> {
         if self.method(class, method, from).is_some() {
             return None;
         }
@@ -764,8 +757,7 @@ impl<'a> Program<'a> {
             })
             .collect();
         let [leaf] = leaves.as_slice() else { return None };
-        let id = self.method(&leaf.name, method, from)?;
-        Some((leaf.name.as_str(), id))
+        self.method(&leaf.name, method, from)
     }
 
     /// The classes of the scanned code an unknown object may be, judged by what is
@@ -1091,7 +1083,7 @@ impl<'a> Program<'a> {
             && let Some(class) = self.field_class(own, field, from)
             && let Some(id) = self
                 .resolve_owned(name, Some(class), from)
-                .or_else(|| self.sole_implementation(class, name, from).map(|(_, id)| id))
+                .or_else(|| self.sole_implementation(class, name, from))
         {
             return Some(id);
         }
