@@ -165,7 +165,11 @@ pub fn wanted(
     // A file elsewhere that imports a parsed module (an example app's route, a
     // command that runs the server) is read for its import spelling.
     let modules = module_spellings(parsed, go_modules);
-    let importers = AhoCorasick::new(&modules).ok().filter(|_| !modules.is_empty());
+    let importers = AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .build(&modules)
+        .ok()
+        .filter(|_| !modules.is_empty());
     use rayon::prelude::*;
     // A file in an unrelated folder is read only when it holds a weak marker (an
     // app using an MCP package names it), and must name a parsed module first.
@@ -175,9 +179,10 @@ pub fn wanted(
         .filter(|d| near(&files[d.index]) || (d.weak && importers.is_some()))
         .filter(|d| {
             read(d.index).is_some_and(|text| {
-                let close = near(&files[d.index]);
-                (close || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
-                    && holds_word(&searcher, &text)
+                // The whole-word search first: it is the cheaper one, and most files
+                // hold none of the names.
+                holds_word(&searcher, &text)
+                    && (near(&files[d.index]) || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
             })
         })
         .map(|d| d.index)
