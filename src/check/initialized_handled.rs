@@ -58,8 +58,10 @@ pub fn run(v: &ServerView) -> Verdict {
         );
         return Verdict::fail(reason, fallback);
     }
-    // State that only the bare name sets never completes the real handshake.
-    if run.sets_initialized().is_none() {
+    // State that only the bare name sets never completes the real handshake. State
+    // that any method sets on its way (a lazy start-up in the fallback) is no
+    // handshake state of the bare name's.
+    if run.sets_initialized().is_none() && unknown.sets_initialized().is_none() {
         let bare = v.peek(Probe::notification("initialized"));
         if let Some(span) = bare.sets_initialized() {
             let reason = format!(

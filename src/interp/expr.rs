@@ -929,6 +929,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
                 .collect();
         }
+        // `const write = process.stdout.write.bind(process.stdout)`, `_write =
+        // sys.stdout.write` at module level: a method taken off an object outside the
+        // scanned code and called by another name is a call of that method.
+        if receiver.is_none()
+            && !callee.contains(['.', '(', '['])
+            && !st.env.get(callee).is_some_and(|v| matches!(v, Value::Func(_)))
+            && self.resolve_callee(callee).is_none()
+            && let Some(Expr::Var(method)) = self.prog.global(callee, self.here())
+            && method.contains('.')
+            && !method.starts_with("self.")
+            && !method.starts_with("this.")
+            && self.resolve_callee(method).is_none()
+        {
+            let method = method.clone();
+            return self.eval_call_inner(st, &method, None, args, span);
+        }
         if self.prog.knowledge.is_notification_test(callee) {
             // Configured: `is_notification(msg)` is `msg` without an id.
             let object = args.first().or(receiver).cloned().map(Box::new);
