@@ -14,6 +14,7 @@ pub const REQUEST_IMPORTS: &[&str] = &[
     "Illuminate\\Http\\Request",
     "Symfony\\Component\\HttpFoundation\\Request",
     "Psr\\Http\\Message\\ServerRequestInterface",
+    "Workerman\\Protocols\\Http\\Request",
 ];
 
 /// Route registrations: `Route::post('/mcp', [McpController::class, 'handle'])`,
