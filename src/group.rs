@@ -304,6 +304,12 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
                 let has = |k| has_key(entries, k);
                 has("jsonrpc") && has("id") && !has("method") && !has("params")
             }
+            // `JsonRpcSuccessResponse(jsonrpc=..., id=request.id, result=result)`: a
+            // model built by keyword with an id and a result or an error.
+            Expr::Call { args, .. } => {
+                let named = |k: &str| args.iter().any(|a| matches!(a, Expr::Named { name, .. } if name == k));
+                named("id") && (named("result") || named("error")) && !named("method")
+            }
             _ => false,
         }
     });

@@ -228,6 +228,9 @@ pub enum Expr {
         name: String,
         value: Box<Expr>,
     },
+    /// An argument spread into the call's positions: `f(*args)`, `f(...args)`,
+    /// `f(...$args)`.
+    Spread(Box<Expr>),
     /// Anything else: its sub-expressions still carry values (and effects).
     Opaque(Vec<Expr>),
 }
@@ -645,7 +648,7 @@ impl Expr {
                 walk_block(handler, f);
             }
             Expr::Variant { inner, .. } => inner.iter().for_each(|i| i.walk(f)),
-            Expr::Named { value, .. } => value.walk(f),
+            Expr::Named { value, .. } | Expr::Spread(value) => value.walk(f),
             Expr::Opaque(parts) | Expr::Message(parts) => parts.iter().for_each(|p| p.walk(f)),
             Expr::Field { object, .. } => object.iter().for_each(|o| o.walk(f)),
             Expr::Null | Expr::Bool(_) | Expr::Int(_) | Expr::Str(_) | Expr::Var(_) | Expr::FnRef(_) => {}

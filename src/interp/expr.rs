@@ -391,7 +391,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     (s, v)
                 })
                 .collect(),
-            Expr::Named { value, .. } => self.eval(st, value),
+            Expr::Named { value, .. } | Expr::Spread(value) => self.eval(st, value),
             Expr::Message(parts) => {
                 // Decoding one member of the message (`json.Unmarshal(fields["method"],
                 // &method)`, `serde_json::from_value(v["id"].clone())`) gives that member.
@@ -968,6 +968,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             other => other,
         }));
         let hidden = self.hidden_writes(&st, args);
+        let spread: Vec<bool> = args.iter().map(|a| matches!(a, Expr::Spread(_))).collect();
+        let spreads = spread.contains(&true);
         let mut out = Vec::new();
         for (mut s, mut vals) in self.eval_all(st, &exprs) {
             // What a closure passed to the call writes on the caller's variables is
@@ -976,6 +978,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 super::assign(&mut s.env, target, Value::unknown(), span);
             }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
+            let spread_names;
+            let (vals, names) = if spreads {
+                let (v, n) = spread_out(vals, &names, &spread);
+                spread_names = n;
+                (v, &spread_names)
+            } else {
+                (vals, &names)
+            };
             // `this.events.emit("message", reply)`: the listeners registered for it run.
             if let Some(emitter) = callee.strip_suffix(".emit")
                 && let Some(Value::Str(event)) = vals.first()
@@ -1059,7 +1069,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             if let Some(Value::Instance(class, _, _)) = &recv {
                 let name = crate::lower::last_segment(callee);
                 if let Some(id) = self.prog.method(class, name, self.here()) {
-                    let mut bound = self.bind(id, vals, &names);
+                    let mut bound = self.bind(id, vals, names);
                     self.push_self(id, &mut bound, recv.clone().unwrap_or_else(Value::unknown));
                     out.extend(self.apply(s, id, bound, span));
                     continue;
@@ -1079,7 +1089,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && (own_class.is_some() || self.resolve_callee(callee).is_none())
                 && let Some(class) = self.prog.class(class_name, self.here())
             {
-                out.extend(self.construct(s, class, vals, &names, span));
+                out.extend(self.construct(s, class, vals, names, span));
                 continue;
             }
             // `super().to_dict()` in an override: the base's method on the same instance;
@@ -1097,7 +1107,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let base = bases.iter().find_map(|b| self.prog.method(b, name, self.here()));
                 match base {
                     Some(id) => {
-                        let mut bound = self.bind(id, vals, &names);
+                        let mut bound = self.bind(id, vals, names);
                         self.push_self(id, &mut bound, this);
                         out.extend(self.apply(s, id, bound, span));
                     }
@@ -1116,7 +1126,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let Some(id) = self.prog.method(class, name, self.here())
             {
                 let this = s.env.get("self").cloned().unwrap_or_else(Value::unknown);
-                let mut bound = self.bind(id, vals, &names);
+                let mut bound = self.bind(id, vals, names);
                 self.push_self(id, &mut bound, this);
                 out.extend(self.apply(s, id, bound, span));
                 continue;
@@ -1175,7 +1185,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let Some(def) = self.prog.class(class, self.here())
                 && let Some(id) = self.prog.method(&def.name, crate::lower::last_segment(callee), self.here())
             {
-                let vals = self.bind(id, vals, &names);
+                let vals = self.bind(id, vals, names);
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;
@@ -1183,7 +1193,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             // `$this->system->ping()`, `self.connection.send(r)` on a field the path does not
             // hold: the method of the class the field is declared with (see `fields.rs`).
             if let Some((id, class)) = self.field_method(receiver, recv.as_ref(), callee) {
-                let mut bound = self.bind(id, vals, &names);
+                let mut bound = self.bind(id, vals, names);
                 let this = self.field_instance(class, span);
                 self.push_self(id, &mut bound, this);
                 out.extend(self.call_on_field(s, id, bound, span));
@@ -1195,7 +1205,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && self.prog.file_of(self.here()).language == crate::model::Language::Go
                 && let Some(id) = self.prog.id_wrapper_method(crate::lower::last_segment(callee), self.here())
             {
-                let mut bound = self.bind(id, vals, &names);
+                let mut bound = self.bind(id, vals, names);
                 self.push_self(id, &mut bound, id_value.clone());
                 out.extend(self.apply(s, id, bound, span));
                 continue;
@@ -1225,7 +1235,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 },
             };
             if let Some(id) = target {
-                let mut vals = self.bind(id, vals, &names);
+                let mut vals = self.bind(id, vals, names);
                 // `request.is_notification()` on the message: the method's `self` is the
                 // message (as an instance's methods get the instance).
                 if let Some(Value::Message) = &recv
@@ -1859,6 +1869,30 @@ impl<'p, 'a> Interp<'p, 'a> {
 
 /// Binds a loop's targets to one item: one target takes it whole, several take its
 /// elements (`for key, value in pairs`).
+/// Arguments with the spread ones (`f(*pair)`) laid out position by position: a
+/// known array or tuple gives its items; anything else stays one unknown argument.
+fn spread_out<'n>(
+    vals: Vec<Value>,
+    names: &[Option<&'n str>],
+    spread: &[bool],
+) -> (Vec<Value>, Vec<Option<&'n str>>) {
+    let mut out = Vec::with_capacity(vals.len());
+    let mut out_names = Vec::with_capacity(vals.len());
+    for (i, v) in vals.into_iter().enumerate() {
+        match v {
+            Value::Array(items) if spread.get(i) == Some(&true) => {
+                out.extend(items.iter().cloned());
+                out_names.extend(std::iter::repeat_n(None, items.len()));
+            }
+            other => {
+                out.push(other);
+                out_names.push(names.get(i).copied().flatten());
+            }
+        }
+    }
+    (out, out_names)
+}
+
 fn bind_targets(st: &mut State, targets: &[String], item: &Value) {
     match (targets, item) {
         ([one], v) => {

@@ -924,6 +924,11 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         | "type_assertion" => {
             children(node).first().map(|c| expr(ctx, js, *c, facts)).unwrap_or_else(Expr::unknown)
         }
+        // `build(...parts)`: the array's items, position by position.
+        "spread_element" if node.parent().is_some_and(|p| p.kind() == "arguments") => {
+            let inner = node.named_child(0).map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
+            Expr::Spread(Box::new(inner))
+        }
         "member_expression" => {
             let prop = node.child_by_field_name("property").map(|p| ctx.text(p)).unwrap_or("");
             let object_node = node.child_by_field_name("object");

@@ -622,7 +622,14 @@ fn arguments(ctx: &mut Ctx, list: Option<Node>, facts: &mut FileFacts) -> Vec<Ex
             // `new Reply(id: $id, error: null)`: a named argument binds by name.
             let name = a.child_by_field_name("name");
             let value = children(a).into_iter().rfind(|c| Some(*c) != name);
-            let value = value.map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+            let value = match value {
+                // `build(...$parts)`: the array's items, position by position.
+                Some(v) if v.kind() == "variadic_unpacking" => Expr::Spread(Box::new(
+                    v.named_child(0).map(|i| expr(ctx, i, facts)).unwrap_or_else(Expr::unknown),
+                )),
+                Some(v) => expr(ctx, v, facts),
+                None => Expr::unknown(),
+            };
             match name {
                 Some(n) => Expr::Named { name: ctx.text(n).to_string(), value: Box::new(value) },
                 None => value,

@@ -132,7 +132,10 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             out.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
         }
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
-        "import_statement" | "import_from_statement" => import(ctx, node, facts),
+        "import_statement" | "import_from_statement" => {
+            import(ctx, node, facts);
+            out.extend(status_imports(ctx, node));
+        }
         "block" => out.extend(block_children(ctx, node, facts, owner)),
         _ => {}
     }
@@ -176,6 +179,48 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             }
         }
     }
+}
+
+/// Modules whose names are HTTP statuses: `http.client`'s `ACCEPTED`, Starlette's,
+/// FastAPI's and Django REST framework's `HTTP_202_ACCEPTED`.
+const STATUS_MODULES: &[&str] =
+    &["http.client", "starlette.status", "fastapi.status", "rest_framework.status"];
+
+/// `from http.client import ACCEPTED, OK as HTTP_OK`: each imported status name is
+/// bound to its code, as the module defines it.
+fn status_imports(ctx: &Ctx, node: Node) -> Vec<Stmt> {
+    let module = node.child_by_field_name("module_name").map(|m| ctx.text(m)).unwrap_or("");
+    if node.kind() != "import_from_statement" || !STATUS_MODULES.contains(&module) {
+        return Vec::new();
+    }
+    let mut cursor = node.walk();
+    let imported: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+    imported
+        .into_iter()
+        .filter_map(|n| {
+            let (name, local) = match n.kind() {
+                "aliased_import" => (n.child_by_field_name("name")?, n.child_by_field_name("alias")?),
+                _ => (n, n),
+            };
+            let code = status_code_name(ctx.text(name))?;
+            Some(Stmt::Assign {
+                target: ctx.text(local).to_string(),
+                value: Expr::Int(i64::from(code)),
+                span: ctx.span(n),
+            })
+        })
+        .collect()
+}
+
+/// A status constant's code: `HTTP_202_ACCEPTED`, `ACCEPTED`, `NO_CONTENT`.
+fn status_code_name(name: &str) -> Option<u16> {
+    if !name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
+        return None;
+    }
+    name.strip_prefix("HTTP_")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|c| c.parse().ok())
+        .or_else(|| super::status_by_name(name))
 }
 
 /// Remembers how the file can name a web framework's request class: `from
@@ -983,6 +1028,10 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
                 }
                 let value = value_node.map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
                 keywords.push((name, value));
+            } else if a.kind() == "list_splat" {
+                // `build(*result)`: the tuple's items, position by position.
+                let inner = a.named_child(0).map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+                args.push(Expr::Spread(Box::new(inner)));
             } else {
                 args.push(expr(ctx, a));
             }

@@ -960,6 +960,24 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
+    // `home().unwrap_or_else(|e| { eprintln!(..); exit(1) })`: the closure runs only
+    // on `Err`/`None`; on the other path the value is unwrapped.
+    if func.kind() == "field_expression"
+        && last == "unwrap_or_else"
+        && let [closure] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && closure.kind() == "closure_expression"
+        && let Some(value) = func.child_by_field_name("value")
+    {
+        let recv = expr(ctx, value, facts);
+        let unwrapped =
+            Expr::Call { callee: "unwrap".into(), receiver: Some(Box::new(recv)), args: Vec::new(), span };
+        return Expr::If {
+            cond: Box::new(Expr::unknown()),
+            then: vec![Stmt::Yield(unwrapped)],
+            otherwise: vec![Stmt::Yield(sub(ctx, *closure, "body", facts))],
+            span,
+        };
+    }
     if func.kind() == "field_expression"
         && matches!(last.as_str(), "map" | "and_then" | "is_some_and" | "is_none_or")
     {
