@@ -968,15 +968,22 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         && closure.kind() == "closure_expression"
         && let Some(value) = func.child_by_field_name("value")
     {
+        // The value is computed once; what it holds decides (unknown: both ways).
+        const HELD: &str = "<unwrap_or_else>";
         let recv = expr(ctx, value, facts);
+        let held = || Box::new(Expr::Var(HELD.to_string()));
         let unwrapped =
-            Expr::Call { callee: "unwrap".into(), receiver: Some(Box::new(recv)), args: Vec::new(), span };
-        return Expr::If {
-            cond: Box::new(Expr::unknown()),
+            Expr::Call { callee: "unwrap".into(), receiver: Some(held()), args: Vec::new(), span };
+        let choice = Expr::If {
+            cond: Box::new(Expr::Not(Box::new(Expr::IsNull(held())))),
             then: vec![Stmt::Yield(unwrapped)],
             otherwise: vec![Stmt::Yield(sub(ctx, *closure, "body", facts))],
             span,
         };
+        return Expr::Block(vec![
+            Stmt::Assign { target: HELD.to_string(), value: recv, span },
+            Stmt::Yield(choice),
+        ]);
     }
     if func.kind() == "field_expression"
         && matches!(last.as_str(), "map" | "and_then" | "is_some_and" | "is_none_or")
