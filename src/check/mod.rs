@@ -488,9 +488,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if let Some(cut) = run.cut {
             self.cut_seen.borrow_mut().get_or_insert((cut, probe.clone()));
         }
-        if let Some(path) =
-            run.paths.iter().find(|p| !p.transport && p.outcome.saw_message && hands_off_error(&p.outcome))
-        {
+        // An error escaping a program's top level (module code, `main`) ends the
+        // program: no caller the scan cannot see is there to answer it.
+        let top_level = |id: FnId| {
+            let f = self.prog.function(id);
+            f.owner.is_none() && matches!(f.name.as_str(), "<module>" | "main")
+        };
+        if let Some(path) = run.paths.iter().find(|p| {
+            !p.transport && p.outcome.saw_message && hands_off_error(&p.outcome) && !top_level(p.entry)
+        }) {
             let at = self.prog.function(path.entry).span;
             self.unseen_error.borrow_mut().get_or_insert((at, probe.clone()));
         }
