@@ -127,6 +127,9 @@ pub struct Ctx<'a> {
     pub handler_classes: bool,
     /// How many function bodies enclose the code being lowered (0 at a module's top).
     pub functions_open: usize,
+    /// Status enums the file imports from their packages (JavaScript `StatusCodes` of
+    /// `http-status-codes`): their members are HTTP statuses.
+    pub status_enums: Vec<&'static str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -156,6 +159,7 @@ impl<'a> Ctx<'a> {
             status_first: Vec::new(),
             handler_classes: false,
             functions_open: 0,
+            status_enums: Vec::new(),
         }
     }
 

@@ -28,6 +28,11 @@ pub const STATUS_DECORATOR: &str = "HttpCode";
 /// The enum a status decorator may name its status by: NestJS `HttpStatus.ACCEPTED`.
 pub const STATUS_ENUM: &str = "HttpStatus.";
 
+/// Status enums by the package that exports them: a member (`StatusCodes.ACCEPTED`)
+/// is that status wherever the file uses it, once it imports the package.
+pub const STATUS_ENUMS: &[(&str, &str)] =
+    &[("http-status-codes", "StatusCodes"), ("@nestjs/common", "HttpStatus"), ("axios", "HttpStatusCode")];
+
 /// Parameter decorators that hand a controller method the response to send itself
 /// (NestJS `@Res()`, `@Response()`, `@Next()`): what the method returns is not sent.
 pub const RESPONSE_PARAM_DECORATORS: &[&str] = &["Res", "Response", "Next"];

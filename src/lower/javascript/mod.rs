@@ -217,7 +217,12 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
     }
 }
 
-fn note_import(ctx: &Ctx, module: &str, span: Span, facts: &mut FileFacts) {
+fn note_import(ctx: &mut Ctx, module: &str, span: Span, facts: &mut FileFacts) {
+    for (package, name) in frameworks::STATUS_ENUMS {
+        if module == *package && !ctx.status_enums.contains(name) {
+            ctx.status_enums.push(name);
+        }
+    }
     let hint = super::relative_module(&facts.path, module)
         .or_else(|| super::import_hint(Language::TypeScript, module));
     facts.imports.extend(hint);
@@ -942,6 +947,13 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                 return field(object, f);
             }
             let text = ctx.text(node);
+            // `StatusCodes.ACCEPTED` of an imported status enum: the status itself.
+            if let Some((object, member)) = text.split_once('.')
+                && ctx.status_enums.contains(&object)
+                && let Some(code) = super::status_by_name(member)
+            {
+                return Expr::Int(i64::from(code));
+            }
             if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$') {
                 return Expr::Var(text.to_string());
             }
