@@ -170,7 +170,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
             &found.files,
             &results_facts(&results),
             &deferred(&results),
-            &found.go_modules,
+            crate::stage::Packages { go: &found.go_modules, rust: &found.rust_crates },
             read,
         );
         if wanted.is_empty() {

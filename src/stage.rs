@@ -99,13 +99,21 @@ pub struct Deferred {
     pub weak: bool,
 }
 
+/// The packages found in the tree: Go modules and Rust crates, each as (folder,
+/// name) from their `go.mod` or `Cargo.toml`.
+#[derive(Clone, Copy)]
+pub struct Packages<'a> {
+    pub go: &'a [(String, String)],
+    pub rust: &'a [(String, String)],
+}
+
 /// The deferred files to parse now, by index into `files`. `read` gives a file's
 /// text (`None` when it cannot be read: it is left for the caller to report).
 pub fn wanted(
     files: &[Candidate],
     parsed: &[&FileFacts],
     deferred: &[Deferred],
-    go_modules: &[(String, String)],
+    packages: Packages,
     read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
@@ -164,7 +172,7 @@ pub fn wanted(
     };
     // A file elsewhere that imports a parsed module (an example app's route, a
     // command that runs the server) is read for its import spelling.
-    let modules = module_spellings(parsed, go_modules);
+    let modules = module_spellings(parsed, packages);
     let importers = AhoCorasick::builder()
         .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(&modules)
@@ -201,8 +209,9 @@ const COMMON_DIRS: &[&str] = &[
 /// Go's import path tails (`pkg/mcp`) and any import of the parsed file's own module
 /// (`"example.com/app/`: a command that imports the module's packages may reach the
 /// dispatcher through one of them), PHP's namespaced class names (`Rpc\\Dispatcher`).
-/// `go_modules` are the `go.mod` files found: (folder, module path).
-fn module_spellings(parsed: &[&FileFacts], go_modules: &[(String, String)]) -> Vec<String> {
+/// `packages` are the `go.mod` and `Cargo.toml` files found: (folder, name).
+fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
+    let go_modules = packages.go;
     let mut out: HashSet<String> = HashSet::default();
     for f in parsed {
         let stem = f.path.rsplit_once('.').map(|(s, _)| s).unwrap_or(&f.path);
@@ -251,6 +260,21 @@ fn module_spellings(parsed: &[&FileFacts], go_modules: &[(String, String)]) -> V
                     // A package at the module's root: `"example.com/app/server"` ends
                     // with `/server"`.
                     out.insert(format!("/{only}\""));
+                }
+            }
+            // `shelf_rpc::answer(..)`, `use shelf_rpc::..`: the crate holding the file,
+            // by its name as Rust code spells it.
+            Language::Rust => {
+                let inside = |folder: &str| {
+                    folder.is_empty() || f.path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
+                };
+                if let Some((_, name)) = packages
+                    .rust
+                    .iter()
+                    .filter(|(folder, _)| inside(folder))
+                    .max_by_key(|(folder, _)| folder.len())
+                {
+                    out.insert(format!("{}::", name.replace('-', "_")));
                 }
             }
             // `use App\Rpc\Dispatcher;` (PSR-4: the class's folder and file name).

@@ -61,6 +61,14 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
                 if let Some(p) = path {
                     facts.imports.extend(use_hints(ctx.text(p)));
+                    // `use tiny_http::{Request, Response}`: its request type marks a handler.
+                    let used = ctx.text(p).split("::").next().unwrap_or("");
+                    for (krate, request, response) in frameworks::REQUEST_CRATES {
+                        if used == *krate && !ctx.request_types.iter().any(|r| r == request) {
+                            ctx.request_types.push(request.to_string());
+                            ctx.response_types.push(response.to_string());
+                        }
+                    }
                 }
             }
             "struct_item" => serde_names(ctx, item, facts),
@@ -132,7 +140,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .flatten()
         .map(|n| ctx.text(n))
         .collect::<String>();
-    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t));
+    let takes_request = params_node.is_some_and(|p| {
+        children(p).into_iter().filter_map(|c| c.child_by_field_name("type")).any(|t| {
+            let ty = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
+            let ty = ty.split('<').next().unwrap_or(ty);
+            ctx.request_types.iter().any(|r| ty == r || ty.ends_with(&format!("::{r}")))
+        })
+    });
+    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || takes_request;
     let body = node.child_by_field_name("body");
     super::push_function(
         ctx,
@@ -853,6 +868,18 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
+    // `uteke_mcp::handle_jsonrpc(..)` without a `use`: the path names the crate as a
+    // `use` would (a crate of the workspace links the files; others are ignored).
+    if func.kind() == "scoped_identifier"
+        && let Some((krate, _)) = callee.split_once("::")
+        && krate.starts_with(|c: char| c.is_ascii_lowercase())
+    {
+        for hint in use_hints(&callee) {
+            if hint.starts_with(crate::model::RUST_CRATE) && !facts.imports.contains(&hint) {
+                facts.imports.push(hint);
+            }
+        }
+    }
     if frameworks::PROCESS_EXITS.contains(&callee.as_str()) {
         return crate::lower::exit(None, span);
     }
@@ -943,6 +970,21 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         && let Some(status) = status_by_name(&last)
     {
         return Expr::Http { status: Some(status), body: None, span };
+    }
+    // tiny_http's `Response::from_string(body)` (a 200) and `Response::empty(204)`.
+    if let Some(ty) = callee.strip_suffix(&format!("::{last}"))
+        && ctx.response_types.iter().any(|r| crate::lower::last_segment(ty) == r)
+    {
+        if frameworks::BODY_CONSTRUCTORS.contains(&last.as_str()) {
+            return Expr::Http { status: Some(200), body: args.into_iter().next().map(Box::new), span };
+        }
+        if last == frameworks::EMPTY_CONSTRUCTOR {
+            let status = match args.first() {
+                Some(Expr::Int(n)) => u16::try_from(*n).ok(),
+                _ => None,
+            };
+            return Expr::Http { status, body: None, span };
+        }
     }
     // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
     if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
@@ -1187,6 +1229,9 @@ fn http_builder(
     match (name, first) {
         ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
         ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
+        (s, Some(Expr::Int(n))) if frameworks::STATUS_BUILDERS.contains(&s) => {
+            Expr::Http { status: u16::try_from(n).ok(), body, span }
+        }
         ("body", Some(Expr::Null)) => Expr::Http { status, body: None, span },
         ("json" | "body", Some(b)) => Expr::Http { status, body: Some(Box::new(b)), span },
         // `.streaming(events)`: a body of events made elsewhere, not one the scan reads.
