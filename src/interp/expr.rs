@@ -1415,6 +1415,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Message));
                 continue;
             }
+            // `builder.status(code)`, `.header(..)`, `.body(bytes)` on a response held in a
+            // variable (`let mut builder = Response::builder().status(status)`): the
+            // response as the builder leaves it.
+            if let Some(Value::Http(h)) = &recv
+                && let Some(built) = build_http(name, h, &vals)
+            {
+                out.push((s, built));
+                continue;
+            }
             if let Some(v) = recv.as_ref().and_then(|r| unwrap_with_default(name, r, &vals)) {
                 out.push((s, v));
                 continue;
@@ -1869,6 +1878,29 @@ impl<'p, 'a> Interp<'p, 'a> {
 
 /// Binds a loop's targets to one item: one target takes it whole, several take its
 /// elements (`for key, value in pairs`).
+/// A builder method called on an HTTP response the path holds: `status(code)` sets
+/// the status (unknown when the code is), `body(b)`/`json(b)` the body, and
+/// `header(..)`-like methods keep it as it is. Anything else is not a builder call.
+fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option<Value> {
+    use crate::value::{HttpStatus, HttpValue};
+    let mut built = HttpValue { status: h.status, body: h.body.clone(), span: h.span };
+    match (name, args) {
+        ("status" | "status_code" | "with_status_code", [code]) => {
+            built.status = match code {
+                Value::Int(n) => u16::try_from(*n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                Value::Http(other) => other.status,
+                _ => HttpStatus::Unknown,
+            };
+        }
+        // `Body::empty()` is no body (as the lowering reads it on a literal builder).
+        ("body", [Value::Null]) => built.body = None,
+        ("body" | "json", [body]) => built.body = Some(body.clone()),
+        ("header" | "headers" | "insert_header" | "append_header" | "with_header" | "content_type", _) => {}
+        _ => return None,
+    }
+    Some(Value::Http(Rc::new(built)))
+}
+
 /// Arguments with the spread ones (`f(*pair)`) laid out position by position: a
 /// known array or tuple gives its items; anything else stays one unknown argument.
 fn spread_out<'n>(

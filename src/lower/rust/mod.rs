@@ -886,6 +886,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `thread::spawn(move || ..)`, `tokio::spawn(async move { .. })`: the closure runs
     // beside this path (see [`crate::lower::DETACHED`]).
     if frameworks::SPAWNS.contains(&last.as_str()) && callee.contains("::") {
+        // `spawn_blocking(move || work()).await`: awaited, the task's value comes back
+        // (`Ok` of what the closure returns) on this path.
+        if node.parent().is_some_and(|p| p.kind() == "await_expression")
+            && let [closure] = args.as_slice()
+        {
+            return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(closure.clone())) };
+        }
         return Expr::Call { callee: crate::lower::DETACHED.into(), receiver: None, args, span };
     }
     if callee.split([':', '.']).any(|seg| crate::lower::SDK_SERVER_CALLS.contains(&seg))
@@ -1229,6 +1236,13 @@ fn http_builder(
     match (name, first) {
         ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
         ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
+        // `.status(status)` of a value computed elsewhere: for the interpreter to set.
+        ("status", Some(code)) => Expr::Call {
+            callee: "status".into(),
+            receiver: Some(Box::new(Expr::Http { status, body, span })),
+            args: vec![code],
+            span,
+        },
         (s, Some(Expr::Int(n))) if frameworks::STATUS_BUILDERS.contains(&s) => {
             Expr::Http { status: u16::try_from(n).ok(), body, span }
         }
