@@ -226,7 +226,21 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 let table = prog
                     .global(name, id)
                     .or_else(|| local_table(&f.body, name))
-                    .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()));
+                    .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()))
+                    // A table of labels (`"ping": "liveness"`) names methods for a log
+                    // line; it dispatches nothing.
+                    // (a string naming a function or a class of the code is a handler:
+                    // PHP's callables, `PingResponse::class`).
+                    .filter(|g| {
+                        let label = |v: &Expr| match v {
+                            Expr::Str(text) => {
+                                prog.resolve(text, id).is_none() && prog.class(text, id).is_none()
+                            }
+                            Expr::Int(_) | Expr::Bool(_) => true,
+                            _ => false,
+                        };
+                        !matches!(g, Expr::Object { entries, .. } if entries.iter().all(|(_, v)| label(v)))
+                    });
                 if let Some(Expr::Object { entries, span }) = table {
                     for (k, _) in entries {
                         note(prog.table_key(k, id).unwrap_or(k), Some(*span), &mut names);

@@ -1973,6 +1973,8 @@ const SERIALISERS: &[&str] = &[
     "toArray",
     "serialize",
     "as_dict",
+    // Python's `obj.__dict__` and `vars(obj)`: the instance's attributes.
+    "__dict__",
 ];
 
 /// A fallible conversion into a type named for the protocol's versions:

@@ -846,7 +846,13 @@ fn member_target(ctx: &Ctx, t: Node) -> String {
             (t.child_by_field_name("operand"), t.child_by_field_name("field"))
         && operand.kind() == "identifier"
     {
-        return format!("{}.{}", ctx.text(operand), json_key(ctx.text(field)));
+        // `s.dispatch = ...` in a method of `s`: the receiver's member, written as it
+        // is read (`self.dispatch`).
+        let operand = match ctx.receiver.as_deref() {
+            Some(r) if r == ctx.text(operand) => "self",
+            _ => ctx.text(operand),
+        };
+        return format!("{operand}.{}", json_key(ctx.text(field)));
     }
     ctx.text(t).to_string()
 }

@@ -994,6 +994,18 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         let object = node.child_by_field_name("object").map(|o| expr(ctx, o));
         return super::field(object, f);
     }
+    // `response.__dict__`: the object's attributes, as a serialiser writes them.
+    if attr == "__dict__"
+        && let Some(object) = node.child_by_field_name("object")
+    {
+        let object = expr(ctx, object);
+        return Expr::Call {
+            callee: "__dict__".into(),
+            receiver: Some(Box::new(object)),
+            args: Vec::new(),
+            span: ctx.span(node),
+        };
+    }
     let text = ctx.text(node);
     // Falcon's `req.media`: the decoded body of the request.
     if request_media(ctx, text) {
@@ -1114,6 +1126,16 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     if super::serialises(Language::Python, &callee) && !args.is_empty() {
         return args.swap_remove(0);
+    }
+    // `vars(response)`: the object's attributes, as `response.__dict__`.
+    if callee == "vars" && args.len() == 1 && !ctx.own_names.iter().any(|n| n == "vars") {
+        let object = args.swap_remove(0);
+        return Expr::Call {
+            callee: "__dict__".into(),
+            receiver: Some(Box::new(object)),
+            args: Vec::new(),
+            span,
+        };
     }
     // `http.server.BaseHTTPRequestHandler`: `self.send_response(202)` sets the status,
     // `self.wfile.write(body)` writes the body of the answer.
