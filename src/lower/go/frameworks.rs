@@ -59,6 +59,30 @@ pub const LAMBDA_HTTP_RESPONSES: &[&str] = &[
     "events.ALBTargetGroupResponse",
 ];
 
+/// Methods of net/http's `*http.Request`: called on a handler's request parameter
+/// they are the standard library's, never a method of the project with the same name
+/// (`r.Context()` is not `Session.Context`).
+pub const REQUEST_METHODS: &[&str] = &[
+    "Context",
+    "WithContext",
+    "Clone",
+    "Cookie",
+    "Cookies",
+    "FormValue",
+    "PostFormValue",
+    "FormFile",
+    "ParseForm",
+    "ParseMultipartForm",
+    "MultipartReader",
+    "BasicAuth",
+    "UserAgent",
+    "Referer",
+    "ProtoAtLeast",
+    "PathValue",
+    "SetPathValue",
+    "AddCookie",
+];
+
 /// Members of a request that hold the HTTP verb: `r.Method` (net/http), an API Gateway
 /// event's `HTTPMethod` and `RequestContext.HTTP.Method`.
 pub const VERB_MEMBERS: &[&str] = &["Method", "HTTPMethod"];

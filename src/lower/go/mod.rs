@@ -882,6 +882,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let callee = ctx.text(func).to_string();
     let last = super::last_segment(&callee).to_string();
     let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    // `r.Context()` on a handler's `*http.Request`: the standard library's method.
+    if func.kind() == "selector_expression"
+        && frameworks::REQUEST_METHODS.contains(&last.as_str())
+        && let Some(operand) = func.child_by_field_name("operand")
+        && ctx.http_requests.iter().any(|r| r == ctx.text(operand))
+        && !ctx.http_writers.iter().any(|w| w == ctx.text(operand))
+    {
+        let args = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
+        return Expr::opaque(args);
+    }
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
