@@ -228,9 +228,8 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                     .or_else(|| local_table(&f.body, name))
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()))
                     // A table of labels (`"ping": "liveness"`) names methods for a log
-                    // line; it dispatches nothing.
-                    // (a string naming a function or a class of the code is a handler:
-                    // PHP's callables, `PingResponse::class`).
+                    // line; it dispatches nothing. A string that names a function or a
+                    // class of the code is a handler (PHP's callables, `Ping::class`).
                     .filter(|g| {
                         let label = |v: &Expr| match v {
                             Expr::Str(text) => {
