@@ -9,6 +9,7 @@ use crate::report::{
     CheckReport, FindingReport, Location, Report, ServerReport, SkippedFile, Stats, SuppressionReport, Tool,
 };
 use crate::settings::Knowledge;
+use crate::stage::Packages;
 use crate::suppress::{FileIgnore, Suppressor};
 use crate::{group, lower, parse, prefilter};
 use ignore::gitignore::Gitignore;
@@ -170,7 +171,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
             &found.files,
             &results_facts(&results),
             &deferred(&results),
-            crate::stage::Packages { go: &found.go_modules, rust: &found.rust_crates },
+            Packages { go: &found.go_modules, rust: &found.rust_crates },
             read,
         );
         if wanted.is_empty() {
@@ -259,13 +260,6 @@ pub fn scan_source(path: &str, bytes: &[u8]) -> Option<Report> {
         &[],
         started,
     ))
-}
-
-/// The repository's own packages, by which its files import each other: Go modules
-/// and Rust crates, each as (folder, name).
-struct Packages<'m> {
-    go: &'m [(String, String)],
-    rust: &'m [(String, String)],
 }
 
 /// From the files' results to the report: group, judge, summarise.

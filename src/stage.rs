@@ -99,8 +99,8 @@ pub struct Deferred {
     pub weak: bool,
 }
 
-/// The packages found in the tree: Go modules and Rust crates, each as (folder,
-/// name) from their `go.mod` or `Cargo.toml`.
+/// The repository's own packages, by which its files import each other: Go modules
+/// and Rust crates, each as (folder, name) from their `go.mod` or `Cargo.toml`.
 #[derive(Clone, Copy)]
 pub struct Packages<'a> {
     pub go: &'a [(String, String)],
@@ -211,7 +211,6 @@ const COMMON_DIRS: &[&str] = &[
 /// dispatcher through one of them), PHP's namespaced class names (`Rpc\\Dispatcher`).
 /// `packages` are the `go.mod` and `Cargo.toml` files found: (folder, name).
 fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
-    let go_modules = packages.go;
     let mut out: HashSet<String> = HashSet::default();
     for f in parsed {
         let stem = f.path.rsplit_once('.').map(|(s, _)| s).unwrap_or(&f.path);
@@ -242,15 +241,7 @@ fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
                 out.insert(format!("/{folder}\""));
             }
             Language::Go => {
-                let inside = |folder: &str| {
-                    folder.is_empty() || f.path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
-                };
-                // The innermost module holding the file.
-                if let Some((_, module)) = go_modules
-                    .iter()
-                    .filter(|(folder, _)| inside(folder))
-                    .max_by_key(|(folder, _)| folder.len())
-                {
+                if let Some(module) = innermost(packages.go, &f.path) {
                     out.insert(format!("\"{module}/"));
                 }
                 let dirs = &parts[..parts.len().saturating_sub(1)];
@@ -265,15 +256,7 @@ fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
             // `shelf_rpc::answer(..)`, `use shelf_rpc::..`: the crate holding the file,
             // by its name as Rust code spells it.
             Language::Rust => {
-                let inside = |folder: &str| {
-                    folder.is_empty() || f.path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
-                };
-                if let Some((_, name)) = packages
-                    .rust
-                    .iter()
-                    .filter(|(folder, _)| inside(folder))
-                    .max_by_key(|(folder, _)| folder.len())
-                {
+                if let Some(name) = innermost(packages.rust, &f.path) {
                     out.insert(format!("{}::", name.replace('-', "_")));
                 }
             }
@@ -287,6 +270,19 @@ fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
     let mut out: Vec<String> = out.into_iter().collect();
     out.sort();
     out
+}
+
+/// The name of the innermost package (a `go.mod` module, a `Cargo.toml` crate) whose
+/// folder holds the file at `path`.
+fn innermost<'p>(packages: &'p [(String, String)], path: &str) -> Option<&'p str> {
+    let inside = |folder: &str| {
+        folder.is_empty() || path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/'))
+    };
+    packages
+        .iter()
+        .filter(|(folder, _)| inside(folder))
+        .max_by_key(|(folder, _)| folder.len())
+        .map(|(_, name)| name.as_str())
 }
 
 /// A folder and the folders above it, up to the root (`""`).

@@ -212,6 +212,12 @@ fn status_imports(ctx: &Ctx, node: Node) -> Vec<Stmt> {
         .collect()
 }
 
+/// `obj.__dict__`, `vars(obj)`: the object's attributes, which the interpreter reads
+/// as a serialiser's output (`__dict__` is among its serialisers).
+fn attributes_of(object: Expr, span: crate::model::Span) -> Expr {
+    Expr::Call { callee: "__dict__".into(), receiver: Some(Box::new(object)), args: Vec::new(), span }
+}
+
 /// A status constant's code: `HTTP_202_ACCEPTED`, `ACCEPTED`, `NO_CONTENT`.
 fn status_code_name(name: &str) -> Option<u16> {
     if !name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
@@ -999,12 +1005,7 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         && let Some(object) = node.child_by_field_name("object")
     {
         let object = expr(ctx, object);
-        return Expr::Call {
-            callee: "__dict__".into(),
-            receiver: Some(Box::new(object)),
-            args: Vec::new(),
-            span: ctx.span(node),
-        };
+        return attributes_of(object, ctx.span(node));
     }
     let text = ctx.text(node);
     // Falcon's `req.media`: the decoded body of the request.
@@ -1129,13 +1130,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     // `vars(response)`: the object's attributes, as `response.__dict__`.
     if callee == "vars" && args.len() == 1 && !ctx.own_names.iter().any(|n| n == "vars") {
-        let object = args.swap_remove(0);
-        return Expr::Call {
-            callee: "__dict__".into(),
-            receiver: Some(Box::new(object)),
-            args: Vec::new(),
-            span,
-        };
+        return attributes_of(args.swap_remove(0), span);
     }
     // `http.server.BaseHTTPRequestHandler`: `self.send_response(202)` sets the status,
     // `self.wfile.write(body)` writes the body of the answer.
@@ -1306,4 +1301,21 @@ fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
 fn is_identifier(name: &str) -> bool {
     name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_code_name;
+
+    #[test]
+    fn status_names_of_the_status_modules() {
+        assert_eq!(status_code_name("ACCEPTED"), Some(202));
+        assert_eq!(status_code_name("NO_CONTENT"), Some(204));
+        assert_eq!(status_code_name("HTTP_202_ACCEPTED"), Some(202));
+        assert_eq!(status_code_name("HTTP_204_NO_CONTENT"), Some(204));
+        // Not a constant's spelling, or no status at all.
+        assert_eq!(status_code_name("Accepted"), None);
+        assert_eq!(status_code_name("HTTPStatus"), None);
+        assert_eq!(status_code_name("RESPONSES"), None);
+    }
 }
