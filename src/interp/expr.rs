@@ -1313,13 +1313,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 // renames already made a reply stays that reply.
                 let value = match built {
                     Value::Object(fields) => {
-                        let renamed: Vec<(String, Value)> = fields
-                            .iter()
-                            .map(|(k, v)| {
-                                let member = self.prog.struct_json_name(ty, k, self.here()).unwrap_or(k);
-                                (member.to_string(), v.clone())
-                            })
-                            .collect();
+                        let mut renamed: Vec<(String, Value)> = Vec::with_capacity(fields.len());
+                        for (k, v) in fields.iter() {
+                            let member = self.prog.struct_json_name(ty, k, self.here()).unwrap_or(k);
+                            match (member, v) {
+                                // A flattened field's members are the struct's own.
+                                (crate::lower::FLATTENED, Value::Object(inner)) => {
+                                    renamed.extend(inner.iter().cloned())
+                                }
+                                (crate::lower::FLATTENED, _) => renamed.push((k.clone(), v.clone())),
+                                _ => renamed.push((member.to_string(), v.clone())),
+                            }
+                        }
                         crate::value::promote(Value::Object(Rc::new(renamed)), span)
                     }
                     other => other.clone(),
@@ -2103,6 +2108,9 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
 /// interest (a reply, a client version). Large literals (tool schemas) stay cheap.
 fn shallow(v: Value) -> Value {
     match &v {
+        // The outcome half of a reply (`{"result": ..}` in a field its struct flattens)
+        // keeps its members.
+        Value::Object(entries) if entries.iter().any(|(k, _)| k == "result" || k == "error") => v,
         Value::Object(entries)
             if entries.iter().any(|(_, e)| matches!(e, Value::Object(_) | Value::Array(_))) =>
         {

@@ -811,6 +811,14 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
         {
             facts.id_members.push((owner.clone(), !optional && !defaulted));
         }
+        // `#[serde(flatten)] payload: Payload`: its members go out in this struct's
+        // object, under no name of their own.
+        if let Some(owner) = &owner
+            && attribute_text(field).iter().any(|t| t.contains("serde") && has_flag(t, "flatten"))
+        {
+            facts.json_names.push((format!("{owner}.{name}"), crate::lower::FLATTENED.to_string()));
+            continue;
+        }
         let explicit =
             attribute_text(field).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename"));
         let json = explicit.or_else(|| rule.as_deref().map(|r| crate::lower::renamed(&name, r)));
