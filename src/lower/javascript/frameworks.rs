@@ -55,6 +55,11 @@ pub const STATUS_SETTERS: &[&str] = &["status", "code"];
 /// object is any of [`RESPONSE_OBJECTS`].
 pub const STATUS_MEMBERS: &[(&str, &str)] = &[("", "statusCode"), ("ctx", "status")];
 
+/// Request members that hold the body already decoded from JSON: Express's
+/// `req.body` (behind `express.json()`), Fastify's `request.body`, Koa's
+/// `ctx.request.body` (behind a body parser). `(object, member)`.
+pub const PARSED_BODIES: &[(&str, &str)] = &[("req", "body"), ("request", "body"), ("ctx.request", "body")];
+
 /// Response members that set the body when written: Koa's `ctx.body = reply`.
 pub const BODY_MEMBERS: &[(&str, &str)] = &[("ctx", "body")];
 

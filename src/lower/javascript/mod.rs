@@ -947,6 +947,12 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                 return field(object, f);
             }
             let text = ctx.text(node);
+            // `req.body` of a JSON body parser: the decoded message.
+            if let Some(object) = object_node
+                && frameworks::PARSED_BODIES.iter().any(|(o, m)| *m == prop && *o == ctx.text(object))
+            {
+                return Expr::Message(Vec::new());
+            }
             // `StatusCodes.ACCEPTED` of an imported status enum: the status itself.
             if let Some((object, member)) = text.split_once('.')
                 && ctx.status_enums.contains(&object)
