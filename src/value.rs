@@ -177,7 +177,11 @@ impl Value {
         let lower = class.to_ascii_lowercase();
         let map_like = matches!(lower.as_str(), "dict" | "mapping" | "array" | "object" | "map" | "stdclass");
         match self {
-            Value::Http(_) => Some(lower.ends_with("response")),
+            // A framework's error class is lowered as the error status it is answered
+            // with (`WP_Error` as 400): an error answer is one, a response is not.
+            Value::Http(http) => {
+                Some(lower.ends_with("response") || (lower.ends_with("error") && http.status.is_error()))
+            }
             Value::Object(_) | Value::Array(_) => {
                 Some(map_like || (lower == "list" && matches!(self, Value::Array(_))))
             }

@@ -80,6 +80,11 @@ pub const RESPONSE_METHODS: &[&str] = &["json", "noContent"];
 /// as `json_decode` does: `(class, method)`.
 pub const JSON_DECODERS: &[(&str, &str)] = &[("Json", "decode")];
 
+/// Error classes a framework answers with an error status when a handler returns
+/// one, and the function that tests for them: WordPress's `WP_Error` (served as
+/// 400 unless its data names a status) and `is_wp_error($x)`. `(class, test)`.
+pub const ERROR_CLASSES: &[(&str, &str)] = &[("WP_Error", "is_wp_error")];
+
 /// Functions that end the request (`exit` is also a statement): `die("...")`, `exit(1)`.
 /// A string argument is written out first.
 pub const REQUEST_EXITS: &[&str] = &["die", "exit"];

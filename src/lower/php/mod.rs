@@ -969,6 +969,13 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Bool(true)
         }
         ("is_null", Some(x), _) => Expr::IsNull(Box::new(x)),
+        // `is_wp_error($result)`: whether a handler returned the framework's error.
+        (test, Some(x), _)
+            if !ctx.own_names.iter().any(|n| n == test)
+                && let Some((class, _)) = frameworks::ERROR_CLASSES.iter().find(|(_, t)| *t == test) =>
+        {
+            Expr::IsA { value: Box::new(x), class: (*class).to_string() }
+        }
         ("empty", Some(x), _) => Expr::Not(Box::new(x)),
         ("array_key_exists" | "property_exists", Some(Expr::Str(key)), Some(obj)) => {
             Expr::HasKey { object: Box::new(obj), key }
@@ -1124,7 +1131,11 @@ fn new_object(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let order = frameworks::RESPONSE_CLASSES.iter().find(|(name, _)| *name == c).map(|(_, o)| *o);
             http_response(order.unwrap_or(frameworks::Order::BodyStatus), args, span)
         }
-        "WP_Error" => Expr::Http { status: Some(400), body: None, span },
+        c if frameworks::ERROR_CLASSES.iter().any(|(class, _)| *class == c)
+            && !ctx.own_names.iter().any(|n| n == c) =>
+        {
+            Expr::Http { status: Some(400), body: None, span }
+        }
         // The code's own class, whatever its name: constructed, never an HTTP response.
         c if ctx.own_names.iter().any(|n| n == c) => Expr::Call { callee: class, receiver: None, args, span },
         _ => call(class, None, args, Vec::new(), span),
