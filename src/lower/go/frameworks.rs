@@ -31,6 +31,30 @@ pub const CONTEXT_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[
     ("SendStatus", Some(0), None),
 ];
 
+/// Where a package function's answer takes its status from.
+#[derive(Clone, Copy)]
+pub enum StatusFrom {
+    /// The default (200), or the status set before it.
+    Unset,
+    /// Always this one.
+    Fixed(u16),
+    /// This argument.
+    Arg(usize),
+}
+
+/// Package functions that answer a request through the writer they are given, by
+/// the import path that makes the package the framework's: go-chi/render's
+/// `render.JSON(w, r, v)` (200 unless `render.Status(r, code)` set one before),
+/// `render.NoContent(w, r)`. `(import path, call, status, body argument)`.
+pub const PACKAGE_ANSWERS: &[(&str, &str, StatusFrom, Option<usize>)] = &[
+    ("github.com/go-chi/render", "render.JSON", StatusFrom::Unset, Some(2)),
+    ("github.com/go-chi/render", "render.Respond", StatusFrom::Unset, Some(2)),
+    ("github.com/go-chi/render", "render.PlainText", StatusFrom::Unset, Some(2)),
+    ("github.com/go-chi/render", "render.Data", StatusFrom::Unset, Some(2)),
+    ("github.com/go-chi/render", "render.NoContent", StatusFrom::Fixed(204), None),
+    ("github.com/go-chi/render", "render.Status", StatusFrom::Arg(1), None),
+];
+
 /// Packages whose `Status...` constants are HTTP statuses: net/http's
 /// `http.StatusAccepted`, fiber's `fiber.StatusAccepted`.
 pub const STATUS_PACKAGES: &[&str] = &["http.Status", "fiber.Status"];

@@ -1022,6 +1022,26 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         _ => {}
     }
+    // `render.JSON(w, r, v)` of a framework package the file imports.
+    if let Some((_, _, status, body_at)) = frameworks::PACKAGE_ANSWERS.iter().find(|(path, call, _, _)| {
+        *call == callee
+            && facts.imports.iter().any(|i| i.strip_prefix(crate::model::GO_IMPORT) == Some(*path))
+    }) {
+        let body = body_at.and_then(|i| args.get(i).cloned());
+        let http = match *status {
+            frameworks::StatusFrom::Unset => Expr::Http { status: None, body: body.map(Box::new), span },
+            frameworks::StatusFrom::Fixed(code) => {
+                Expr::Http { status: Some(code), body: body.map(Box::new), span }
+            }
+            frameworks::StatusFrom::Arg(i) => Expr::HttpWith {
+                status: Box::new(args.get(i).cloned().unwrap_or_else(Expr::unknown)),
+                body: Box::new(body.unwrap_or(Expr::Null)),
+                null_is_empty: true,
+                span,
+            },
+        };
+        return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+    }
     // `c.JSON(202, v)`, `c.NoContent(202)` on a framework context answer the request;
     // `c.ShouldBindJSON(&req)` decodes the message into its argument.
     if ctx.http_writers.iter().any(|w| w == operand_text) {
