@@ -124,6 +124,91 @@ fn local_table<'b>(body: &'b crate::model::Block, name: &str) -> Option<&'b Expr
     found
 }
 
+/// The object literal a function returns (`return new Map([["ping", onPing], ...])`).
+fn returned_table<'a>(prog: &Program<'a>, id: FnId) -> Option<&'a Expr> {
+    let mut found = None;
+    crate::model::walk_statements(&prog.function(id).body, &mut |s| {
+        if let Stmt::Return { value: Some(value @ Expr::Object { .. }), .. } = s {
+            found.get_or_insert(value);
+        }
+    });
+    found
+}
+
+/// The table a parameter is handed by the code's callers: `dispatch(msg, handlers)`
+/// called as `dispatch(m, buildHandlers())`, with a local bound to such a call or to a
+/// literal, or with a parameter of its own handed on the same way (a few callers up).
+fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Option<&'a Expr> {
+    let index = prog.function(id).params.iter().position(|p| p == name)?;
+    if depth == 0 {
+        return None;
+    }
+    let mut found = None;
+    for caller in 0..prog.functions.len() {
+        let body = &prog.function(caller).body;
+        walk_block(body, &mut |e| {
+            let Expr::Call { callee, receiver: None, args, .. } = e else { return };
+            if found.is_some() || caller == id || prog.resolve(callee, caller) != Some(id) {
+                return;
+            }
+            found = match args.get(index) {
+                Some(table @ Expr::Object { .. }) => Some(table),
+                Some(Expr::Call { callee: maker, receiver: None, .. }) => {
+                    prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
+                }
+                Some(Expr::Var(v)) => local_table(body, v)
+                    .or_else(|| local_made_table(prog, caller, v))
+                    .or_else(|| param_table(prog, caller, v, depth - 1))
+                    // A closure's captured local: bound in the function around it.
+                    .or_else(|| {
+                        let outer = enclosing(prog, caller)?;
+                        local_table(&prog.function(outer).body, v)
+                            .or_else(|| local_made_table(prog, outer, v))
+                            .or_else(|| param_table(prog, outer, v, depth - 1))
+                    }),
+                _ => None,
+            };
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}
+
+/// The innermost function whose text holds a closure (`__fn_12_5`), if `id` is one.
+fn enclosing(prog: &Program, id: FnId) -> Option<FnId> {
+    let f = prog.function(id);
+    if !f.name.starts_with("__fn_") {
+        return None;
+    }
+    (0..prog.functions.len())
+        .filter(|&o| o != id)
+        .filter(|&o| {
+            let s = prog.function(o).span;
+            s.file == f.span.file && s.start <= f.span.start && f.span.end <= s.end
+        })
+        .min_by_key(|&o| {
+            let s = prog.function(o).span;
+            s.end - s.start
+        })
+}
+
+/// The table a local is bound to by a call that returns one (`const handlers =
+/// buildHandlers(tools)`).
+fn local_made_table<'a>(prog: &Program<'a>, here: FnId, name: &str) -> Option<&'a Expr> {
+    let mut found = None;
+    crate::model::walk_statements(&prog.function(here).body, &mut |s| {
+        if let Stmt::Assign { target, value: Expr::Call { callee, receiver: None, .. }, .. } = s
+            && target == name
+            && found.is_none()
+        {
+            found = prog.resolve(callee, here).and_then(|m| returned_table(prog, m));
+        }
+    });
+    found
+}
+
 /// MCP method names a function dispatches on, with the first place it does so.
 fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Span>) {
     let f = prog.function(id);
@@ -226,6 +311,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 let table = prog
                     .global(name, id)
                     .or_else(|| local_table(&f.body, name))
+                    .or_else(|| param_table(prog, id, name, 3))
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()))
                     // A table of labels (`"ping": "liveness"`) names methods for a log
                     // line; it dispatches nothing. A string that names a function or a

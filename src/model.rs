@@ -353,6 +353,9 @@ pub struct Function {
     pub http_signature: bool,
     /// Reads messages from standard input.
     pub reads_stdin: bool,
+    /// A Rust associated function without `self`: called as `Type::f()`, never as
+    /// `value.f()`.
+    pub associated: bool,
 }
 
 /// A class of the scanned code: what its instances start with and where its

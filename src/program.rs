@@ -52,6 +52,11 @@ pub struct Program<'a> {
     crate_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
+    /// What [`Program::entry_argument`] found, by (entry, parameter).
+    entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
+    /// Per function: for a closure (`__fn_<line>_<column>`), the innermost function
+    /// whose text holds it.
+    enclosing: Vec<Option<FnId>>,
     /// Per function: the names that hold values there (its parameters and the
     /// variables it assigns), sorted: `x.get(..)` on one of them is a method of the
     /// value, never a module's function of that name.
@@ -180,6 +185,35 @@ fn one_binding<'x, 'e: 'x>(
         }
     }
     if count == 1 { Some(*first) } else { chosen }
+}
+
+/// For each closure (`__fn_<line>_<column>`), the innermost function of its file
+/// whose text holds it.
+fn enclosing_functions(functions: &[(&FileFacts, &Function)]) -> Vec<Option<FnId>> {
+    let mut by_file: HashMap<u32, Vec<FnId>> = HashMap::default();
+    for (id, (_, f)) in functions.iter().enumerate() {
+        by_file.entry(f.span.file).or_default().push(id);
+    }
+    functions
+        .iter()
+        .enumerate()
+        .map(|(id, (_, f))| {
+            if !f.name.starts_with("__fn_") {
+                return None;
+            }
+            by_file[&f.span.file]
+                .iter()
+                .copied()
+                .filter(|&o| o != id)
+                .filter(|&o| {
+                    let s = functions[o].1.span;
+                    s.start <= f.span.start
+                        && f.span.end <= s.end
+                        && (s.start, s.end) != (f.span.start, f.span.end)
+                })
+                .min_by_key(|&o| functions[o].1.span.end - functions[o].1.span.start)
+        })
+        .collect()
 }
 
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
@@ -316,6 +350,7 @@ impl<'a> Program<'a> {
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
+        let enclosing = enclosing_functions(&functions);
         let mut file_names: HashSet<&str> = HashSet::default();
         for file in files {
             for part in file.path.split('/') {
@@ -324,6 +359,8 @@ impl<'a> Program<'a> {
         }
         let mut prog = Program {
             values,
+            enclosing,
+            entry_arguments: std::sync::Mutex::default(),
             file_names,
             go_local: HashMap::default(),
             go_module_dirs: Vec::new(),
@@ -1005,6 +1042,91 @@ impl<'a> Program<'a> {
     }
 
     /// Whether `name` is a parameter of `id` or a variable it assigns.
+    /// The value a closure's captured local is bound to in the function around it
+    /// (`const handlers = build(tools); rl.on("line", (l) => run(l, handlers))`): the
+    /// one binding there, when neither that function nor a closure inside it assigns
+    /// the name again (state the closures change has no one value).
+    pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
+        let mut closure = from;
+        while let Some(outer) = self.enclosing[closure] {
+            let within = |id: FnId| {
+                let (o, i) = (self.function(outer).span, self.function(id).span);
+                o.file == i.file && o.start <= i.start && i.end <= o.end
+            };
+            let mut bindings = Vec::new();
+            for id in (0..self.functions.len()).filter(|&id| within(id)) {
+                crate::model::walk_statements(&self.function(id).body, &mut |st| {
+                    if let crate::model::Stmt::Assign { target, value, .. } = st
+                        && target == name
+                    {
+                        bindings.push((id, value));
+                    }
+                });
+            }
+            match bindings.as_slice() {
+                [(id, value)] if *id == outer => return Some(*value),
+                [] if !self.holds_value(outer, name) => closure = outer,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// What the one call of a function hands it at parameter `index`, when that is a
+    /// table or a call that builds one (`serve(make_table())`, or `table =
+    /// make_table()` then `serve(table)` in the caller): the value an entry's
+    /// parameter holds however the entry is reached.
+    pub fn entry_argument(&self, entry: FnId, index: usize) -> Option<&'a Expr> {
+        if let Ok(known) = self.entry_arguments.lock()
+            && let Some(found) = known.get(&(entry, index))
+        {
+            return *found;
+        }
+        let found = self.find_entry_argument(entry, index);
+        if let Ok(mut known) = self.entry_arguments.lock() {
+            known.insert((entry, index), found);
+        }
+        found
+    }
+
+    fn find_entry_argument(&self, entry: FnId, index: usize) -> Option<&'a Expr> {
+        let mut sites = Vec::new();
+        for caller in 0..self.functions.len() {
+            crate::model::walk_block(&self.function(caller).body, &mut |e| {
+                if let Expr::Call { callee, receiver: None, args, .. } = e
+                    && caller != entry
+                    && crate::lower::last_segment(callee) == self.function(entry).name
+                    && self.resolve(callee, caller) == Some(entry)
+                {
+                    sites.push((caller, args.get(index)));
+                }
+            });
+            if sites.len() > 1 {
+                return None;
+            }
+        }
+        let [(caller, Some(arg))] = sites.as_slice() else { return None };
+        let built = |e: &'a Expr| matches!(e, Expr::Object { .. } | Expr::Call { .. }).then_some(e);
+        match arg {
+            Expr::Var(name) => {
+                let mut bindings = Vec::new();
+                crate::model::walk_statements(&self.function(*caller).body, &mut |st| {
+                    if let Stmt::Assign { target, value, .. } = st
+                        && target == name
+                    {
+                        bindings.push(value);
+                    }
+                });
+                match bindings.as_slice() {
+                    [one] => built(one),
+                    [] => self.captured(name, *caller).and_then(built),
+                    _ => None,
+                }
+            }
+            other => built(other),
+        }
+    }
+
     pub fn holds_value(&self, id: FnId, name: &str) -> bool {
         self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
     }
@@ -1029,8 +1151,21 @@ impl<'a> Program<'a> {
         // `request.get(..)` on a parameter or a variable: a method of the value.
         let head = qualifier.split(['.', ':', '-']).next().unwrap_or("").trim_start_matches('$');
         let on_value = !qualifier.is_empty() && !callee.contains("::") && self.holds_value(from, head);
+        // Rust: `value.f()` calls a method taking `self`, never an associated function;
+        // `module::f()` (a lowercase path) a free function, never a type's.
+        let rust = caller.language == Language::Rust;
+        let method_call =
+            rust && callee.len() > name.len() && callee[..callee.len() - name.len()].ends_with('.');
+        let module_path = rust
+            && callee.contains("::")
+            && !method_call
+            && owner.starts_with(|c: char| c.is_ascii_lowercase())
+            && !matches!(owner, "self" | "Self");
         let fits = |id: &FnId| {
             let f = self.function(*id);
+            if (method_call && f.associated) || (module_path && f.owner.is_some()) {
+                return false;
+            }
             family == self::family(self.file_of(*id).language)
                 && if qualifier.is_empty() {
                     f.owner.is_none()

@@ -194,6 +194,10 @@ impl Value {
             Value::Int(_) => Some(matches!(lower.as_str(), "int" | "integer" | "number")),
             Value::Bool(_) => Some(matches!(lower.as_str(), "bool" | "boolean")),
             Value::Null | Value::NoId => Some(false),
+            // A request's id as clients send it: a number (`"id": 1`).
+            Value::Id => {
+                Some(matches!(lower.as_str(), "number" | "int" | "integer" | "numeric" | "float" | "long"))
+            }
             _ => None,
         }
     }

@@ -588,6 +588,25 @@ impl<'p, 'a> Interp<'p, 'a> {
                 _ => {}
             }
         }
+        // A closure's captured local: what the function around it bound it to.
+        if !name.contains('.')
+            && let Some(expr) = self.prog.captured(name, self.here())
+        {
+            let key = (format!("{name}@{}", self.here()), u32::MAX);
+            if let Some(v) = self.globals_cache.get(&key) {
+                return v.clone();
+            }
+            self.globals_cache.insert(key.clone(), Value::unknown());
+            let vals: Vec<Value> =
+                self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+            let v = if vals.len() == 1 {
+                vals.into_iter().next().unwrap_or_else(Value::unknown)
+            } else {
+                join(&vals)
+            };
+            self.globals_cache.insert(key, v.clone());
+            return v;
+        }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
         if let Some(v) = self.globals_cache.get(&key) {

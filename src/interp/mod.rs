@@ -454,6 +454,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 *a = Value::Func(f);
             }
         }
+        // A table the entry's one caller hands it (`serve(make_table())`), evaluated
+        // where the entry is.
+        self.stack.push(entry);
+        for (i, a) in args.iter_mut().enumerate() {
+            if matches!(a, Value::Unknown(_))
+                && let Some(expr) = self.prog.entry_argument(entry, i)
+                && let [(_, v)] = self.eval(State::new(BTreeMap::new()), expr).as_slice()
+                && matches!(v, Value::Object(_))
+            {
+                *a = v.clone();
+            }
+        }
+        self.stack.pop();
         let mut outcomes = Rc::new(Vec::new());
         for _ in 0..MAX_ROUNDS {
             self.memo.clear();

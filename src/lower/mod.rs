@@ -183,6 +183,7 @@ impl<'a> Ctx<'a> {
             http_route: false,
             http_signature: false,
             reads_stdin: false,
+            associated: false,
         });
         Expr::FnRef(name)
     }
@@ -241,11 +242,13 @@ pub struct Params {
     pub names: Vec<String>,
     pub defaults: Vec<(String, Expr)>,
     pub non_null: Vec<String>,
+    /// A Rust associated function: no `self` among them.
+    pub associated: bool,
 }
 
 impl From<Vec<String>> for Params {
     fn from(names: Vec<String>) -> Self {
-        Params { names, defaults: Vec::new(), non_null: Vec::new() }
+        Params { names, defaults: Vec::new(), non_null: Vec::new(), associated: false }
     }
 }
 
@@ -294,6 +297,7 @@ pub fn push_function(
         http_route: http == Http::Route,
         http_signature: http == Http::Signature,
         reads_stdin,
+        associated: params.associated,
     });
 }
 
@@ -321,6 +325,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         http_route,
         http_signature: false,
         reads_stdin,
+        associated: false,
     });
 }
 

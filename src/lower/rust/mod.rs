@@ -149,13 +149,16 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     });
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || takes_request;
     let body = node.child_by_field_name("body");
+    let associated = owner.is_some()
+        && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
+    let params = super::Params { associated, ..params.into() };
     super::push_function(
         ctx,
         facts,
         node,
         name,
         owner,
-        params.into(),
+        params,
         super::Http::route_if(http_route),
         |ctx, facts| body.map(|b| block(ctx, b, facts)).unwrap_or_default(),
     );
