@@ -998,6 +998,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             let recv = if receiver.is_some() { Some(vals.remove(0)) } else { None };
             let spread_names;
+            self.open_call =
+                spreads && vals.iter().zip(&spread).any(|(v, s)| *s && !matches!(v, Value::Array(_)));
             let (vals, names) = if spreads {
                 let (v, n) = spread_out(vals, &names, &spread);
                 spread_names = n;
@@ -1787,7 +1789,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// in order, named ones by name, and a parameter left out takes its default.
     fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
         let f = self.prog.function(id);
-        if names.iter().all(Option::is_none) && (f.defaults.is_empty() || vals.len() >= f.params.len()) {
+        // JavaScript binds a parameter a call leaves out to `undefined`.
+        let undefined = !self.open_call
+            && matches!(
+                self.prog.file_of(id).language,
+                crate::model::Language::JavaScript | crate::model::Language::TypeScript
+            );
+        if names.iter().all(Option::is_none)
+            && (vals.len() >= f.params.len() || (f.defaults.is_empty() && !undefined))
+        {
             return vals;
         }
         let mut bound: Vec<Option<Value>> = vec![None; f.params.len().max(vals.len())];
@@ -1821,6 +1831,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 _ => Value::unknown(),
                             }
                         }
+                        None if undefined && i < f.params.len() => Value::Null,
                         None => Value::unknown(),
                     }
                 })

@@ -308,6 +308,9 @@ pub struct Interp<'p, 'a> {
     touched_prefix: bool,
     /// An MCP method name was compared with a value the scan could not compute.
     touched_blind: bool,
+    /// The call being bound spreads a value of unknown length (`f(...args)`): which
+    /// parameters it leaves out is unknown.
+    open_call: bool,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -338,6 +341,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             touched_method: false,
             touched_prefix: false,
             touched_blind: false,
+            open_call: false,
         }
     }
 
