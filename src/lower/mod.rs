@@ -109,6 +109,9 @@ pub struct Ctx<'a> {
     pub own_names: Vec<String>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
+    /// The methods the class being lowered defines (Python): `self.send_response(..)`
+    /// calls its own method when it has one, not the framework's of that name.
+    pub class_methods: Vec<String>,
     /// The type a `let` being lowered declares (`let req: Request = from_value(v)?`):
     /// what a decoder in its value decodes into.
     pub declared: Option<String>,
@@ -155,6 +158,7 @@ impl<'a> Ctx<'a> {
             closures: Vec::new(),
             own_names: Vec::new(),
             receiver: None,
+            class_methods: Vec::new(),
             declared: None,
             lift: None,
             presence: Vec::new(),

@@ -71,7 +71,24 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             if let Some(class) = &name {
                 class_def(ctx, node, class, facts);
             }
+            let methods = node
+                .child_by_field_name("body")
+                .map(children)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|d| {
+                    if d.kind() == "decorated_definition" {
+                        d.child_by_field_name("definition").unwrap_or(d)
+                    } else {
+                        d
+                    }
+                })
+                .filter(|d| d.kind() == "function_definition")
+                .filter_map(|d| d.child_by_field_name("name").map(|n| ctx.text(n).to_string()))
+                .collect();
+            let outer = std::mem::replace(&mut ctx.class_methods, methods);
             let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
+            ctx.class_methods = outer;
             // Class-level assignments (handler tables, constants) behave like module
             // globals, under their own name and as `Class.NAME`.
             for stmt in body {
@@ -1134,8 +1151,11 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     // `http.server.BaseHTTPRequestHandler`: `self.send_response(202)` sets the status,
     // `self.wfile.write(body)` writes the body of the answer.
+    let own = |m: &str| ctx.class_methods.iter().any(|c| c == m);
     match callee.as_str() {
-        "self.send_response" | "self.send_error" if !args.is_empty() => {
+        "self.send_response" | "self.send_error"
+            if !args.is_empty() && !own(crate::lower::last_segment(&callee)) =>
+        {
             let status = args.swap_remove(0);
             let http = match status {
                 Expr::Int(n) => Expr::Http { status: u16::try_from(n).ok(), body: None, span },
