@@ -356,6 +356,8 @@ pub struct Function {
     /// A Rust associated function without `self`: called as `Type::f()`, never as
     /// `value.f()`.
     pub associated: bool,
+    /// Declared without a body (an interface's or an abstract method): never what runs.
+    pub bodiless: bool,
 }
 
 /// A class of the scanned code: what its instances start with and where its

@@ -903,40 +903,40 @@ impl<'a> Program<'a> {
         // A class's methods are written in its own language (a Python `Server.__init__`
         // is never a TypeScript `Server`'s constructor).
         let language = family(self.file_of(from).language);
-        // A method with an empty body is a base's stub an override replaces, or a
-        // handler that does nothing (`'notifications/initialized'() {}`): the nearest
-        // one stands when no class of the chain has one with a body.
-        let mut empty = None;
         while let Some(c) = queue.pop() {
             if seen.contains(&c) || seen.len() > 16 {
                 continue;
             }
-            let owned: Vec<FnId> = self
-                .by_name
-                .get(name)
-                .into_iter()
-                .flatten()
-                .copied()
-                .filter(|id| {
-                    self.function(*id).owner.as_deref() == Some(c.as_str())
-                        && family(self.file_of(*id).language) == language
-                })
-                .collect();
-            let with_body = owned.iter().copied().filter(|id| !self.function(*id).body.is_empty());
-            if let Some(found) =
-                self.nearest(from, with_body.map(|id| (self.function(id).span.file, id)), true)
-            {
+            let owned = self.by_name.get(name).into_iter().flatten().copied().filter(|id| {
+                self.function(*id).owner.as_deref() == Some(c.as_str())
+                    && !self.function(*id).body.is_empty()
+                    && family(self.file_of(*id).language) == language
+            });
+            if let Some(found) = self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true) {
                 return Some(found);
-            }
-            if empty.is_none() {
-                empty = self.nearest(from, owned.iter().map(|&id| (self.function(id).span.file, id)), true);
             }
             if let Some(def) = self.class(&c, from) {
                 queue.extend(def.bases.iter().rev().cloned());
             }
             seen.push(c);
         }
-        empty
+        None
+    }
+
+    /// A method of the class itself whose body is empty (`'notifications/initialized'()
+    /// {}`): a handler that does nothing, when [`Program::method`] finds none with a
+    /// body. A base's empty method is a stub, and a declaration without a body (an
+    /// interface's, an abstract one) never runs.
+    pub fn empty_method(&self, class: &str, name: &str, from: FnId) -> Option<FnId> {
+        let language = family(self.file_of(from).language);
+        let owned = self.by_name.get(name).into_iter().flatten().copied().filter(|id| {
+            let f = self.function(*id);
+            f.owner.as_deref() == Some(class)
+                && f.body.is_empty()
+                && !f.bodiless
+                && family(self.file_of(*id).language) == language
+        });
+        self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true)
     }
 
     /// The JSON member a struct field is encoded as, when the structs say (Rust, Go):

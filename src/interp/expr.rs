@@ -820,7 +820,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             if let Some((_, v)) = fields.iter().find(|(f, _)| *f == k) {
                 return v.clone();
             }
-            if let Some(m) = self.prog.method(class, &k, here) {
+            if let Some(m) =
+                self.prog.method(class, &k, here).or_else(|| self.prog.empty_method(class, &k, here))
+            {
                 return Value::Func(m);
             }
             if matches!(key, Value::Method(_)) && self.prog.class(class, here).is_some() {
@@ -1789,7 +1791,9 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// in order, named ones by name, and a parameter left out takes its default.
     fn bind(&mut self, id: FnId, vals: Vec<Value>, names: &[Option<&str>]) -> Vec<Value> {
         let f = self.prog.function(id);
-        // JavaScript binds a parameter a call leaves out to `undefined`.
+        // JavaScript binds a parameter a call leaves out to `undefined`. Taken where it
+        // decides something the scan could not know otherwise: options spread into an
+        // object (`{ ...init, headers }`), whose members then are the object's own.
         let undefined = !self.open_call
             && matches!(
                 self.prog.file_of(id).language,
@@ -1831,7 +1835,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 _ => Value::unknown(),
                             }
                         }
-                        None if undefined && i < f.params.len() => Value::Null,
+                        None if undefined && i < f.params.len() && spreads_param(self.prog, id, i, 3) => {
+                            Value::Null
+                        }
                         None => Value::unknown(),
                     }
                 })
@@ -1938,6 +1944,30 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
 
 /// Arguments with the spread ones (`f(*pair)`) laid out position by position: a
 /// known array or tuple gives its items; anything else stays one unknown argument.
+/// Whether a function spreads its parameter into an object literal, itself or by
+/// handing it on to a function that does (a few calls down).
+fn spreads_param(prog: &crate::program::Program, id: FnId, index: usize, depth: usize) -> bool {
+    let f = prog.function(id);
+    let Some(param) = f.params.get(index) else { return false };
+    let is_param = |v: &Expr| matches!(v, Expr::Var(n) if n == param);
+    let mut found = false;
+    crate::model::walk_block(&f.body, &mut |e| match e {
+        Expr::Object { entries, .. } => {
+            found |= entries.iter().any(|(k, v)| k == crate::model::SPREAD && is_param(v));
+        }
+        Expr::Call { callee, receiver: None, args, .. } if depth > 0 && !found => {
+            if let Some(j) = args.iter().position(is_param)
+                && let Some(next) = prog.resolve(callee, id)
+                && next != id
+            {
+                found = spreads_param(prog, next, j, depth - 1);
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
 fn spread_out<'n>(
     vals: Vec<Value>,
     names: &[Option<&'n str>],

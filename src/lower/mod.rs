@@ -188,6 +188,7 @@ impl<'a> Ctx<'a> {
             http_signature: false,
             reads_stdin: false,
             associated: false,
+            bodiless: false,
         });
         Expr::FnRef(name)
     }
@@ -302,6 +303,7 @@ pub fn push_function(
         http_signature: http == Http::Signature,
         reads_stdin,
         associated: params.associated,
+        bodiless: node.child_by_field_name("body").is_none(),
     });
 }
 
@@ -330,6 +332,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         http_signature: false,
         reads_stdin,
         associated: false,
+        bodiless: false,
     });
 }
 
