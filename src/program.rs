@@ -187,6 +187,14 @@ fn one_binding<'x, 'e: 'x>(
     if count == 1 { Some(*first) } else { chosen }
 }
 
+/// A folder as a number, to count the folders a set of files are in.
+fn dir_hash(path: &str) -> u32 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    dir_of(path).hash(&mut h);
+    h.finish() as u32
+}
+
 /// For each closure (`__fn_<line>_<column>`), the innermost function of its file
 /// whose text holds it.
 fn enclosing_functions(functions: &[(&FileFacts, &Function)]) -> Vec<Option<FnId>> {
@@ -669,6 +677,20 @@ impl<'a> Program<'a> {
 
     /// The class a name refers to from `from`: the nearest definition in the same
     /// language family.
+    /// Whether more than one type of the code has this name, or owns methods under it
+    /// (Go packages each with their own `Handler`): an instance named by it alone does
+    /// not say whose methods it has.
+    pub fn ambiguous_type(&self, name: &str) -> bool {
+        let defs = self.classes.get(name).map_or(0, Vec::len);
+        let owner_files: HashSet<u32> = self
+            .functions
+            .iter()
+            .filter(|(_, f)| f.owner.as_deref() == Some(name))
+            .map(|(file, _)| dir_hash(&file.path))
+            .collect();
+        defs > 1 || owner_files.len() > 1
+    }
+
     pub fn class(&self, name: &str, from: FnId) -> Option<&'a crate::model::ClassDef> {
         let name = crate::lower::last_segment(name);
         let here = self.file_of(from);
@@ -1062,6 +1084,11 @@ impl<'a> Program<'a> {
     /// (`const handlers = build(tools); rl.on("line", (l) => run(l, handlers))`): the
     /// one binding there, when neither that function nor a closure inside it assigns
     /// the name again (state the closures change has no one value).
+    /// Whether a function is a closure inside another one.
+    pub fn in_closure(&self, id: FnId) -> bool {
+        self.enclosing[id].is_some()
+    }
+
     pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         let mut closure = from;
         while let Some(outer) = self.enclosing[closure] {
@@ -1271,7 +1298,22 @@ impl<'a> Program<'a> {
             && callee.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
         let bare = qualifier.is_empty() && caller.language != Language::Rust;
         let anywhere = bare || typed || path;
-        self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), anywhere)
+        let go_method = caller.language == Language::Go && !qualifier.is_empty() && !typed;
+        let one_owner = go_method && {
+            let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());
+            let first = owners.next().flatten();
+            first.is_some() && owners.all(|o| o == first)
+        };
+        let pick = self.nearest(from, pool.iter().map(|&id| (self.function(id).span.file, id)), anywhere);
+        // Go's interfaces are satisfied by any type with their methods: a method
+        // called on a value (an interface-typed field) that one type of the code has
+        // is that type's, wherever its package is.
+        match pick {
+            None if one_owner => {
+                self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true)
+            }
+            pick => pick,
+        }
     }
 
     /// The method `name` of class `owner`, if there is one.

@@ -589,23 +589,32 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         // A closure's captured local: what the function around it bound it to.
-        if !name.contains('.')
-            && let Some(expr) = self.prog.captured(name, self.here())
-        {
+        if !name.contains('.') && self.prog.in_closure(self.here()) {
             let key = (format!("{name}@{}", self.here()), u32::MAX);
             if let Some(v) = self.globals_cache.get(&key) {
                 return v.clone();
             }
-            self.globals_cache.insert(key.clone(), Value::unknown());
-            let vals: Vec<Value> =
-                self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
-            let v = if vals.len() == 1 {
-                vals.into_iter().next().unwrap_or_else(Value::unknown)
-            } else {
-                join(&vals)
-            };
-            self.globals_cache.insert(key, v.clone());
-            return v;
+            if !self.not_captured.contains(&key.0)
+                && let Some(expr) = self.prog.captured(name, self.here())
+            {
+                self.globals_cache.insert(key.clone(), Value::unknown());
+                let vals: Vec<Value> =
+                    self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+                let v = if vals.len() == 1 {
+                    vals.into_iter().next().unwrap_or_else(Value::unknown)
+                } else {
+                    join(&vals)
+                };
+                // An instance of a type named alike in several packages is not known by
+                // its name alone: left to the resolution that reads the binding's package.
+                if matches!(&v, Value::Instance(class, ..) if self.prog.ambiguous_type(class)) {
+                    self.globals_cache.remove(&key);
+                    self.not_captured.insert(key.0);
+                } else {
+                    self.globals_cache.insert(key, v.clone());
+                    return v;
+                }
+            }
         }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);

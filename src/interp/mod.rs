@@ -311,6 +311,8 @@ pub struct Interp<'p, 'a> {
     /// The call being bound spreads a value of unknown length (`f(...args)`): which
     /// parameters it leaves out is unknown.
     open_call: bool,
+    /// Captured locals whose binding says too little (see `Interp::var`).
+    not_captured: HashSet<String>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -342,6 +344,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             touched_prefix: false,
             touched_blind: false,
             open_call: false,
+            not_captured: HashSet::default(),
         }
     }
 
