@@ -144,12 +144,12 @@ fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Op
         return None;
     }
     let mut found = None;
-    for caller in 0..prog.functions.len() {
+    for &(caller, call) in prog.calls_named(&prog.function(id).name) {
         let body = &prog.function(caller).body;
-        walk_block(body, &mut |e| {
-            let Expr::Call { callee, receiver: None, args, .. } = e else { return };
+        {
+            let Expr::Call { callee, args, .. } = call else { continue };
             if found.is_some() || caller == id || prog.resolve(callee, caller) != Some(id) {
-                return;
+                continue;
             }
             found = match args.get(index) {
                 Some(table @ Expr::Object { .. }) => Some(table),
@@ -161,37 +161,19 @@ fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Op
                     .or_else(|| param_table(prog, caller, v, depth - 1))
                     // A closure's captured local: bound in the function around it.
                     .or_else(|| {
-                        let outer = enclosing(prog, caller)?;
+                        let outer = prog.enclosing_function(caller)?;
                         local_table(&prog.function(outer).body, v)
                             .or_else(|| local_made_table(prog, outer, v))
                             .or_else(|| param_table(prog, outer, v, depth - 1))
                     }),
                 _ => None,
             };
-        });
+        }
         if found.is_some() {
             break;
         }
     }
     found
-}
-
-/// The innermost function whose text holds a closure (`__fn_12_5`), if `id` is one.
-fn enclosing(prog: &Program, id: FnId) -> Option<FnId> {
-    let f = prog.function(id);
-    if !f.name.starts_with("__fn_") {
-        return None;
-    }
-    (0..prog.functions.len())
-        .filter(|&o| o != id)
-        .filter(|&o| {
-            let s = prog.function(o).span;
-            s.file == f.span.file && s.start <= f.span.start && f.span.end <= s.end
-        })
-        .min_by_key(|&o| {
-            let s = prog.function(o).span;
-            s.end - s.start
-        })
 }
 
 /// The table a local is bound to by a call that returns one (`const handlers =

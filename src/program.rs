@@ -52,6 +52,9 @@ pub struct Program<'a> {
     crate_local: HashMap<&'a str, Vec<String>>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
+    /// Calls without a receiver by the last segment of the name they call, with the
+    /// calling function: built once, when first asked (see [`Program::calls_named`]).
+    calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// Per function: for a closure (`__fn_<line>_<column>`), the innermost function
@@ -185,14 +188,6 @@ fn one_binding<'x, 'e: 'x>(
         }
     }
     if count == 1 { Some(*first) } else { chosen }
-}
-
-/// A folder as a number, to count the folders a set of files are in.
-fn dir_hash(path: &str) -> u32 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    dir_of(path).hash(&mut h);
-    h.finish() as u32
 }
 
 /// For each closure (`__fn_<line>_<column>`), the innermost function of its file
@@ -369,6 +364,7 @@ impl<'a> Program<'a> {
             values,
             enclosing,
             entry_arguments: std::sync::Mutex::default(),
+            calls: std::sync::OnceLock::new(),
             file_names,
             go_local: HashMap::default(),
             go_module_dirs: Vec::new(),
@@ -677,20 +673,6 @@ impl<'a> Program<'a> {
 
     /// The class a name refers to from `from`: the nearest definition in the same
     /// language family.
-    /// Whether more than one type of the code has this name, or owns methods under it
-    /// (Go packages each with their own `Handler`): an instance named by it alone does
-    /// not say whose methods it has.
-    pub fn ambiguous_type(&self, name: &str) -> bool {
-        let defs = self.classes.get(name).map_or(0, Vec::len);
-        let owner_files: HashSet<u32> = self
-            .functions
-            .iter()
-            .filter(|(_, f)| f.owner.as_deref() == Some(name))
-            .map(|(file, _)| dir_hash(&file.path))
-            .collect();
-        defs > 1 || owner_files.len() > 1
-    }
-
     pub fn class(&self, name: &str, from: FnId) -> Option<&'a crate::model::ClassDef> {
         let name = crate::lower::last_segment(name);
         let here = self.file_of(from);
@@ -1089,6 +1071,11 @@ impl<'a> Program<'a> {
         self.enclosing[id].is_some()
     }
 
+    /// The function whose text holds a closure, if `id` is one.
+    pub fn enclosing_function(&self, id: FnId) -> Option<FnId> {
+        self.enclosing[id]
+    }
+
     pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         let mut closure = from;
         while let Some(outer) = self.enclosing[closure] {
@@ -1132,18 +1119,32 @@ impl<'a> Program<'a> {
         found
     }
 
+    /// The calls without a receiver that name `name` (by its last segment), with the
+    /// function each is in.
+    pub fn calls_named(&self, name: &str) -> &[(FnId, &'a Expr)] {
+        let calls = self.calls.get_or_init(|| {
+            let mut calls: HashMap<&'a str, Vec<(FnId, &'a Expr)>> = HashMap::default();
+            for (caller, (_, f)) in self.functions.iter().enumerate() {
+                crate::model::walk_block(&f.body, &mut |e| {
+                    if let Expr::Call { callee, receiver: None, .. } = e {
+                        calls.entry(crate::lower::last_segment(callee)).or_default().push((caller, e));
+                    }
+                });
+            }
+            calls
+        });
+        calls.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     fn find_entry_argument(&self, entry: FnId, index: usize) -> Option<&'a Expr> {
         let mut sites = Vec::new();
-        for caller in 0..self.functions.len() {
-            crate::model::walk_block(&self.function(caller).body, &mut |e| {
-                if let Expr::Call { callee, receiver: None, args, .. } = e
-                    && caller != entry
-                    && crate::lower::last_segment(callee) == self.function(entry).name
-                    && self.resolve(callee, caller) == Some(entry)
-                {
-                    sites.push((caller, args.get(index)));
-                }
-            });
+        for &(caller, call) in self.calls_named(&self.function(entry).name) {
+            if let Expr::Call { callee, args, .. } = call
+                && caller != entry
+                && self.resolve(callee, caller) == Some(entry)
+            {
+                sites.push((caller, args.get(index)));
+            }
             if sites.len() > 1 {
                 return None;
             }

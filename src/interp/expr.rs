@@ -598,16 +598,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let Some(expr) = self.prog.captured(name, self.here())
             {
                 self.globals_cache.insert(key.clone(), Value::unknown());
+                // Evaluated aside: a limit it hits makes the binding unknown, and cuts
+                // nothing of the probe's own analysis.
+                let outer_cut = self.cut.take();
                 let vals: Vec<Value> =
                     self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+                let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
                 let v = if vals.len() == 1 {
                     vals.into_iter().next().unwrap_or_else(Value::unknown)
                 } else {
                     join(&vals)
                 };
-                // An instance of a type named alike in several packages is not known by
-                // its name alone: left to the resolution that reads the binding's package.
-                if matches!(&v, Value::Instance(class, ..) if self.prog.ambiguous_type(class)) {
+                // An instance is left to the resolution of its method calls by name, as
+                // before captures were followed: following a constructed object's own
+                // calls from the closure takes the analysis through the whole program
+                // (a library behind it) and past the call depth it can follow.
+                if cut_here || matches!(&v, Value::Instance(..)) {
                     self.globals_cache.remove(&key);
                     self.not_captured.insert(key.0);
                 } else {

@@ -465,10 +465,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         // where the entry is.
         self.stack.push(entry);
         for (i, a) in args.iter_mut().enumerate() {
-            if matches!(a, Value::Unknown(_))
-                && let Some(expr) = self.prog.entry_argument(entry, i)
-                && let [(_, v)] = self.eval(State::new(BTreeMap::new()), expr).as_slice()
-                && matches!(v, Value::Object(_))
+            if !matches!(a, Value::Unknown(_)) {
+                continue;
+            }
+            let Some(expr) = self.prog.entry_argument(entry, i) else { continue };
+            // Evaluated aside: a limit it hits leaves the parameter unknown.
+            let outer_cut = self.cut.take();
+            let values = self.eval(State::new(BTreeMap::new()), expr);
+            let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
+            if let [(_, v @ Value::Object(_))] = values.as_slice()
+                && !cut_here
             {
                 *a = v.clone();
             }
