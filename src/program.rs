@@ -1299,7 +1299,17 @@ impl<'a> Program<'a> {
             && callee.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
         let bare = qualifier.is_empty() && caller.language != Language::Rust;
         let anywhere = bare || typed || path;
-        let go_method = caller.language == Language::Go && !qualifier.is_empty() && !typed;
+        // `s.handler.Handle(..)` on a field the receiver's type declares with an
+        // interface type of the code (a type that owns no methods).
+        let go_method = caller.language == Language::Go
+            && qualifier.split('.').count() == 2
+            && qualifier.split('.').nth(1).is_some_and(|field| {
+                self.function(from)
+                    .owner
+                    .as_deref()
+                    .and_then(|own| self.field_class(own, field, from))
+                    .is_some_and(|iface| !self.owners.contains(iface))
+            });
         let one_owner = go_method && {
             let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());
             let first = owners.next().flatten();

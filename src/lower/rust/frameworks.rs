@@ -46,3 +46,7 @@ pub const TRANSPARENT: &[&str] = &[
     "to_lowercase",
     "to_ascii_lowercase",
 ];
+
+/// Extractors that decode the request body from JSON into the handler's parameter:
+/// axum's and actix-web's `Json(body): Json<T>`.
+pub const JSON_EXTRACTORS: &[&str] = &["Json"];

@@ -148,6 +148,24 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         })
     });
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || takes_request;
+    // `Json(message): Json<Message>`: the framework decodes the body into the
+    // parameter before the handler runs, so it holds the message.
+    let decoded_params: Vec<String> = params_node
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter_map(|c| c.child_by_field_name("pattern"))
+                .filter(|pat| {
+                    pat.kind() == "tuple_struct_pattern"
+                        && pat.child_by_field_name("type").is_some_and(|t| {
+                            frameworks::JSON_EXTRACTORS.contains(&crate::lower::last_segment(ctx.text(t)))
+                        })
+                })
+                .map(|pat| param_name(ctx, pat))
+                .collect()
+        })
+        .unwrap_or_default();
     let body = node.child_by_field_name("body");
     let associated = owner.is_some()
         && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
@@ -160,7 +178,15 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         owner,
         params,
         super::Http::route_if(http_route),
-        |ctx, facts| body.map(|b| block(ctx, b, facts)).unwrap_or_default(),
+        |ctx, facts| {
+            let span = ctx.span(node);
+            let mut out: Block = decoded_params
+                .into_iter()
+                .map(|p| Stmt::Assign { target: p, value: Expr::Message(Vec::new()), span })
+                .collect();
+            out.extend(body.map(|b| block(ctx, b, facts)).unwrap_or_default());
+            out
+        },
     );
 }
 
