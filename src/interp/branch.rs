@@ -101,12 +101,24 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut out = Vec::new();
         // Paths still looking for an arm.
         let mut pending = vec![st];
+        // A match with both a request and a notification variant on a value the scan
+        // could not compute (a transport trait's `read_message()`): the incoming
+        // message, decided by its kind as the decoded message is.
+        let kinds = |has_id: bool| {
+            arms.iter().any(|a| {
+                a.patterns.iter().any(|p| {
+                    matches!(p, Pattern::Variant { name, .. }
+                        if super::message_kind_truth(name, has_id) == Some(true))
+                })
+            })
+        };
+        let message_enum = matches!(subject, Value::Unknown(_)) && kinds(true) && kinds(false);
         for arm in arms {
             let mut still = Vec::new();
             let patterns = self.resolve_patterns(&arm.patterns);
             // `JsonRpcMessage::Notification(n)` on the decoded message: the kind of message
             // the variant names decides it, as a message guard does.
-            let kind = matches!(subject, Value::Message)
+            let kind = (matches!(subject, Value::Message) || message_enum)
                 .then(|| message_kind_arm(&patterns, self.probe.has_id))
                 .flatten();
             // An arm for an MCP method on a subject the scan could not compute.
