@@ -124,6 +124,21 @@ fn local_table<'b>(body: &'b crate::model::Block, name: &str) -> Option<&'b Expr
     found
 }
 
+/// Whether a function is an Express/Connect middleware, `(req, res, next)`, that calls
+/// `next()`: the request then goes on to a handler of the chain.
+fn passes_on(prog: &Program, id: FnId) -> bool {
+    let f = prog.function(id);
+    let script = matches!(prog.file_of(id).language, Language::JavaScript | Language::TypeScript);
+    let Some(next) = f.params.get(2).filter(|p| script && f.params.len() == 3 && p.as_str() == "next") else {
+        return false;
+    };
+    let mut calls = false;
+    walk_block(&f.body, &mut |e| {
+        calls |= matches!(e, Expr::Call { callee, receiver: None, .. } if callee == next);
+    });
+    calls
+}
+
 /// The object literal a function returns (`return new Map([["ping", onPing], ...])`).
 fn returned_table<'a>(prog: &Program<'a>, id: FnId) -> Option<&'a Expr> {
     let mut found = None;
@@ -670,6 +685,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let replies_near = builds_reply(prog, id) || callees.iter().any(|&c| builds_reply(prog, c));
         // A vendored SDK's own dispatch is the SDK's business.
         if prog.file_of(id).sdk_library.is_some() {
+            continue;
+        }
+        // A middleware hands what it does not answer itself to the next handler: a
+        // layer in front of a server, not one.
+        if passes_on(prog, id) {
             continue;
         }
         if names.len() >= 2 || (names.len() == 1 && replies_near) {
