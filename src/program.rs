@@ -1062,10 +1062,6 @@ impl<'a> Program<'a> {
     }
 
     /// Whether `name` is a parameter of `id` or a variable it assigns.
-    /// The value a closure's captured local is bound to in the function around it
-    /// (`const handlers = build(tools); rl.on("line", (l) => run(l, handlers))`): the
-    /// one binding there, when neither that function nor a closure inside it assigns
-    /// the name again (state the closures change has no one value).
     /// Whether a function is a closure inside another one.
     pub fn in_closure(&self, id: FnId) -> bool {
         self.enclosing[id].is_some()
@@ -1076,6 +1072,10 @@ impl<'a> Program<'a> {
         self.enclosing[id]
     }
 
+    /// The value a closure's captured local is bound to in the function around it
+    /// (`const handlers = build(tools); rl.on("line", (l) => run(l, handlers))`): the
+    /// one binding there, when neither that function nor a closure inside it assigns
+    /// the name again (state the closures change has no one value).
     pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         let mut closure = from;
         while let Some(outer) = self.enclosing[closure] {
