@@ -158,52 +158,38 @@ fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Op
     if depth == 0 {
         return None;
     }
-    let mut found = None;
-    for &(caller, call) in prog.calls_named(&prog.function(id).name) {
-        let body = &prog.function(caller).body;
-        {
-            let Expr::Call { callee, args, .. } = call else { continue };
-            if found.is_some() || caller == id || prog.resolve(callee, caller) != Some(id) {
-                continue;
+    // A local of `here` bound to a table, or handed in by `here`'s own callers.
+    let bound_in = |here: FnId, v: &str| {
+        local_table(&prog.function(here).body, v)
+            .or_else(|| local_made_table(prog, here, v))
+            .or_else(|| param_table(prog, here, v, depth - 1))
+    };
+    prog.calls_named(&prog.function(id).name).iter().find_map(|&(caller, call)| {
+        let Expr::Call { callee, args, .. } = call else { return None };
+        if caller == id || prog.resolve(callee, caller) != Some(id) {
+            return None;
+        }
+        match args.get(index)? {
+            table @ Expr::Object { .. } => Some(table),
+            Expr::Call { callee: maker, receiver: None, .. } => {
+                prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
             }
-            found = match args.get(index) {
-                Some(table @ Expr::Object { .. }) => Some(table),
-                Some(Expr::Call { callee: maker, receiver: None, .. }) => {
-                    prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
-                }
-                Some(Expr::Var(v)) => local_table(body, v)
-                    .or_else(|| local_made_table(prog, caller, v))
-                    .or_else(|| param_table(prog, caller, v, depth - 1))
-                    // A closure's captured local: bound in the function around it.
-                    .or_else(|| {
-                        let outer = prog.enclosing_function(caller)?;
-                        local_table(&prog.function(outer).body, v)
-                            .or_else(|| local_made_table(prog, outer, v))
-                            .or_else(|| param_table(prog, outer, v, depth - 1))
-                    }),
-                _ => None,
-            };
+            // A closure's captured local: bound in the function around it.
+            Expr::Var(v) => bound_in(caller, v).or_else(|| bound_in(prog.enclosing_function(caller)?, v)),
+            _ => None,
         }
-        if found.is_some() {
-            break;
-        }
-    }
-    found
+    })
 }
 
 /// The table a local is bound to by a call that returns one (`const handlers =
 /// buildHandlers(tools)`).
 fn local_made_table<'a>(prog: &Program<'a>, here: FnId, name: &str) -> Option<&'a Expr> {
-    let mut found = None;
-    crate::model::walk_statements(&prog.function(here).body, &mut |s| {
-        if let Stmt::Assign { target, value: Expr::Call { callee, receiver: None, .. }, .. } = s
-            && target == name
-            && found.is_none()
-        {
-            found = prog.resolve(callee, here).and_then(|m| returned_table(prog, m));
+    prog.assignments(here, name).into_iter().find_map(|value| match value {
+        Expr::Call { callee, receiver: None, .. } => {
+            prog.resolve(callee, here).and_then(|m| returned_table(prog, m))
         }
-    });
-    found
+        _ => None,
+    })
 }
 
 /// MCP method names a function dispatches on, with the first place it does so.

@@ -1061,7 +1061,6 @@ impl<'a> Program<'a> {
         best.map(|(_, item)| item).or(if anywhere { fallback } else { None })
     }
 
-    /// Whether `name` is a parameter of `id` or a variable it assigns.
     /// Whether a function is a closure inside another one.
     pub fn in_closure(&self, id: FnId) -> bool {
         self.enclosing[id].is_some()
@@ -1083,16 +1082,10 @@ impl<'a> Program<'a> {
                 let (o, i) = (self.function(outer).span, self.function(id).span);
                 o.file == i.file && o.start <= i.start && i.end <= o.end
             };
-            let mut bindings = Vec::new();
-            for id in (0..self.functions.len()).filter(|&id| within(id)) {
-                crate::model::walk_statements(&self.function(id).body, &mut |st| {
-                    if let crate::model::Stmt::Assign { target, value, .. } = st
-                        && target == name
-                    {
-                        bindings.push((id, value));
-                    }
-                });
-            }
+            let bindings: Vec<(FnId, &'a Expr)> = (0..self.functions.len())
+                .filter(|&id| within(id))
+                .flat_map(|id| self.assignments(id, name).into_iter().map(move |v| (id, v)))
+                .collect();
             match bindings.as_slice() {
                 [(id, value)] if *id == outer => return Some(*value),
                 [] if !self.holds_value(outer, name) => closure = outer,
@@ -1100,6 +1093,19 @@ impl<'a> Program<'a> {
             }
         }
         None
+    }
+
+    /// The values a function assigns to a name of its own, in order.
+    pub fn assignments(&self, id: FnId, name: &str) -> Vec<&'a Expr> {
+        let mut found = Vec::new();
+        crate::model::walk_statements(&self.function(id).body, &mut |st| {
+            if let Stmt::Assign { target, value, .. } = st
+                && target == name
+            {
+                found.push(value);
+            }
+        });
+        found
     }
 
     /// What the one call of a function hands it at parameter `index`, when that is a
@@ -1152,25 +1158,16 @@ impl<'a> Program<'a> {
         let [(caller, Some(arg))] = sites.as_slice() else { return None };
         let built = |e: &'a Expr| matches!(e, Expr::Object { .. } | Expr::Call { .. }).then_some(e);
         match arg {
-            Expr::Var(name) => {
-                let mut bindings = Vec::new();
-                crate::model::walk_statements(&self.function(*caller).body, &mut |st| {
-                    if let Stmt::Assign { target, value, .. } = st
-                        && target == name
-                    {
-                        bindings.push(value);
-                    }
-                });
-                match bindings.as_slice() {
-                    [one] => built(one),
-                    [] => self.captured(name, *caller).and_then(built),
-                    _ => None,
-                }
-            }
+            Expr::Var(name) => match self.assignments(*caller, name).as_slice() {
+                [one] => built(one),
+                [] => self.captured(name, *caller).and_then(built),
+                _ => None,
+            },
             other => built(other),
         }
     }
 
+    /// Whether `name` is a parameter of `id` or a variable it assigns.
     pub fn holds_value(&self, id: FnId, name: &str) -> bool {
         self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
     }
@@ -1299,32 +1296,29 @@ impl<'a> Program<'a> {
             && callee.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
         let bare = qualifier.is_empty() && caller.language != Language::Rust;
         let anywhere = bare || typed || path;
-        // `s.handler.Handle(..)` on a field the receiver's type declares with an
-        // interface type of the code (a type that owns no methods).
-        let go_method = caller.language == Language::Go
-            && qualifier.split('.').count() == 2
-            && qualifier.split('.').nth(1).is_some_and(|field| {
-                self.function(from)
-                    .owner
-                    .as_deref()
-                    .and_then(|own| self.field_class(own, field, from))
-                    .is_some_and(|iface| !self.owners.contains(iface))
-            });
-        let one_owner = go_method && {
-            let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());
-            let first = owners.next().flatten();
-            first.is_some() && owners.all(|o| o == first)
-        };
         let pick = self.nearest(from, pool.iter().map(|&id| (self.function(id).span.file, id)), anywhere);
-        // Go's interfaces are satisfied by any type with their methods: a method
-        // called on a value (an interface-typed field) that one type of the code has
-        // is that type's, wherever its package is.
-        match pick {
-            None if one_owner => {
-                self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true)
-            }
-            pick => pick,
+        if pick.is_some() || caller.language != Language::Go {
+            return pick;
         }
+        // Go's interfaces are satisfied by any type with their methods: `s.handler.Handle(..)`
+        // on a field the receiver's type declares with an interface type of the code (a
+        // type that owns no methods) is the method of the one type of the code that has
+        // it, wherever its package is.
+        let interface_field = match qualifier.split('.').collect::<Vec<_>>().as_slice() {
+            [_, field] => self
+                .function(from)
+                .owner
+                .as_deref()
+                .and_then(|own| self.field_class(own, field, from))
+                .is_some_and(|iface| !self.owners.contains(iface)),
+            _ => false,
+        };
+        let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());
+        let first = owners.next().flatten();
+        let one_owner = first.is_some() && owners.all(|o| o == first);
+        (interface_field && one_owner)
+            .then(|| self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true))
+            .flatten()
     }
 
     /// The method `name` of class `owner`, if there is one.

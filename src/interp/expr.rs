@@ -598,27 +598,23 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let Some(expr) = self.prog.captured(name, self.here())
             {
                 self.globals_cache.insert(key.clone(), Value::unknown());
-                // Evaluated aside: a limit it hits makes the binding unknown, and cuts
-                // nothing of the probe's own analysis.
-                let outer_cut = self.cut.take();
-                let vals: Vec<Value> =
-                    self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
-                let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
-                let v = if vals.len() == 1 {
-                    vals.into_iter().next().unwrap_or_else(Value::unknown)
-                } else {
-                    join(&vals)
-                };
+                let v = self.eval_aside(expr).map(|vals| match vals.len() {
+                    1 => vals.into_iter().next().unwrap_or_else(Value::unknown),
+                    _ => join(&vals),
+                });
                 // An instance is left to the resolution of its method calls by name, as
                 // before captures were followed: following a constructed object's own
                 // calls from the closure takes the analysis through the whole program
                 // (a library behind it) and past the call depth it can follow.
-                if cut_here || matches!(&v, Value::Instance(..)) {
-                    self.globals_cache.remove(&key);
-                    self.not_captured.insert(key.0);
-                } else {
-                    self.globals_cache.insert(key, v.clone());
-                    return v;
+                match v {
+                    Some(v) if !matches!(v, Value::Instance(..)) => {
+                        self.globals_cache.insert(key, v.clone());
+                        return v;
+                    }
+                    _ => {
+                        self.globals_cache.remove(&key);
+                        self.not_captured.insert(key.0);
+                    }
                 }
             }
         }
@@ -663,6 +659,17 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub(super) fn handshake_state(&self, name: &str) -> Option<Value> {
         let after = self.handshake && self.probe.method != "initialize";
         (after && crate::lower::reads_initialized_state(name)).then_some(Value::Bool(true))
+    }
+
+    /// The values of an expression evaluated on its own, beside the probe's paths (a
+    /// captured local's binding, an entry's argument): `None` when that evaluation
+    /// hits a limit, which then cuts nothing of the probe's own analysis.
+    pub(super) fn eval_aside(&mut self, expr: &Expr) -> Option<Vec<Value>> {
+        let outer_cut = self.cut.take();
+        let values: Vec<Value> =
+            self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+        let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
+        (!cut_here).then_some(values)
     }
 
     /// Evaluates expressions left to right, forking as each one forks.
@@ -1809,7 +1816,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         // JavaScript binds a parameter a call leaves out to `undefined`. Taken where it
         // decides something the scan could not know otherwise: options spread into an
         // object (`{ ...init, headers }`), whose members then are the object's own.
-        let undefined = !self.open_call
+        let open_call = std::mem::take(&mut self.open_call);
+        let undefined = !open_call
             && matches!(
                 self.prog.file_of(id).language,
                 crate::model::Language::JavaScript | crate::model::Language::TypeScript
@@ -1957,8 +1965,6 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
     Some(Value::Http(Rc::new(built)))
 }
 
-/// Arguments with the spread ones (`f(*pair)`) laid out position by position: a
-/// known array or tuple gives its items; anything else stays one unknown argument.
 /// Whether a function spreads its parameter into an object literal, itself or by
 /// handing it on to a function that does (a few calls down).
 fn spreads_param(prog: &crate::program::Program, id: FnId, index: usize, depth: usize) -> bool {
@@ -1983,6 +1989,8 @@ fn spreads_param(prog: &crate::program::Program, id: FnId, index: usize, depth: 
     found
 }
 
+/// Arguments with the spread ones (`f(*pair)`) laid out position by position: a
+/// known array or tuple gives its items; anything else stays one unknown argument.
 fn spread_out<'n>(
     vals: Vec<Value>,
     names: &[Option<&'n str>],

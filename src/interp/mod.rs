@@ -308,8 +308,9 @@ pub struct Interp<'p, 'a> {
     touched_prefix: bool,
     /// An MCP method name was compared with a value the scan could not compute.
     touched_blind: bool,
-    /// The call being bound spreads a value of unknown length (`f(...args)`): which
-    /// parameters it leaves out is unknown.
+    /// The call about to be bound spreads a value of unknown length (`f(...args)`):
+    /// which parameters it leaves out is unknown. Set where the call's arguments are
+    /// laid out, taken (reset) by `bind`.
     open_call: bool,
     /// Captured locals whose binding says too little (see `Interp::var`).
     not_captured: HashSet<String>,
@@ -469,13 +470,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             let Some(expr) = self.prog.entry_argument(entry, i) else { continue };
-            // Evaluated aside: a limit it hits leaves the parameter unknown.
-            let outer_cut = self.cut.take();
-            let values = self.eval(State::new(BTreeMap::new()), expr);
-            let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
-            if let [(_, v @ Value::Object(_))] = values.as_slice()
-                && !cut_here
-            {
+            if let Some([v @ Value::Object(_)]) = self.eval_aside(expr).as_deref() {
                 *a = v.clone();
             }
         }

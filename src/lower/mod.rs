@@ -32,7 +32,7 @@ pub const NEW_OBJECT: &str = "mcp-conform/new-object";
 /// names that type's serde attributes give them.
 pub const STRUCT_LITERAL: &str = "mcp-conform/struct-literal";
 /// The JSON name of a field whose members are written into its parent's object
-/// (Rust `#[serde(flatten)]`, a Go embedded struct without a tag).
+/// (Rust `#[serde(flatten)]`).
 pub const FLATTENED: &str = "mcp-conform/flattened";
 /// A built-in: an instance of the class its first argument names, built with the
 /// other arguments (PHP `new $class(...)`, the class from a table of handlers).
