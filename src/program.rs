@@ -1188,6 +1188,12 @@ impl<'a> Program<'a> {
         let family = family(caller.language);
         let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
         let owner = crate::lower::last_segment(qualifier);
+        // Rust's `Self::f()` names the function of the impl's own type.
+        let own_type = self.function(from).owner.as_deref();
+        let owner = match own_type {
+            Some(own) if owner == "Self" && caller.language == Language::Rust => own,
+            _ => owner,
+        };
         let typed = owner.starts_with(|c: char| c.is_ascii_uppercase());
         // `request.get(..)` on a parameter or a variable: a method of the value.
         let head = qualifier.split(['.', ':', '-']).next().unwrap_or("").trim_start_matches('$');
