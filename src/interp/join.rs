@@ -49,6 +49,7 @@ fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
         && a.yielded.is_some() == b.yielded.is_some()
         && a.version_checked == b.version_checked
+        && a.heard == b.heard
         && a.decisions() == b.decisions()
 }
 
@@ -57,6 +58,7 @@ fn same_course(a: &State, b: &State) -> bool {
 fn same_outcome(a: &State, b: &State) -> bool {
     a.effects == b.effects
         && a.saw_message == b.saw_message
+        && a.heard == b.heard
         && a.blind == b.blind
         && a.version_checked == b.version_checked
         && a.yielded.is_some() == b.yielded.is_some()

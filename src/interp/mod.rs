@@ -194,6 +194,9 @@ struct State {
     prefix_check: Option<Span>,
     /// A decision on this path looked at the message (its method or id).
     saw_message: bool,
+    /// How many effects the path had when it first looked at the message: what a
+    /// server writes before that (a greeting at start-up) answers no message.
+    heard: Option<usize>,
     /// The method decisions taken on this path, in order: which way the message was routed.
     route: Vec<(Span, bool)>,
     /// The client's `protocolVersion` was found in a supported set on this path: a read
@@ -215,6 +218,7 @@ impl State {
             method_branch: None,
             prefix_check: None,
             saw_message: false,
+            heard: None,
             route: Vec::new(),
             version_checked: false,
             blind: None,
@@ -553,9 +557,19 @@ impl<'p, 'a> Interp<'p, 'a> {
         } else {
             self.exec_block(State::new(env), &f.body)
         };
+        // The entry's and the dispatchers' own writes before the message was looked at.
+        let greets = self.stack.len() == 1 || self.anchors.contains(&id);
         let mut outcomes: Vec<Outcome> = finals
             .into_iter()
-            .map(|st| {
+            .map(|mut st| {
+                if greets && let Some(heard) = st.heard {
+                    let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
+                    for e in &mut st.effects[..heard] {
+                        if let Effect::Emit { value, .. } = e {
+                            *value = value.map_replies(&mark);
+                        }
+                    }
+                }
                 let exited = st.status == Status::Exited;
                 let (value, raised) = match st.status {
                     Status::Returned(v) => (v, false),
@@ -610,7 +624,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             let mut next = Vec::new();
             for s in states {
                 if s.running() {
-                    next.extend(self.exec_stmt(s, stmt));
+                    let (before, heard) = (s.effects.len(), s.heard.is_some());
+                    let mut after = self.exec_stmt(s, stmt);
+                    if !heard {
+                        for a in after.iter_mut().filter(|a| a.saw_message && a.heard.is_none()) {
+                            a.heard = Some(before);
+                        }
+                    }
+                    next.extend(after);
                 } else {
                     next.push(s);
                 }
