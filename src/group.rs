@@ -522,6 +522,23 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
     out
 }
 
+/// Library functions and methods (of arrays, iterators, promises, options) that call
+/// the function handed to them, across the languages.
+const INVOKES_ARGUMENT: &[&str] = &[
+    "map",
+    "flatMap",
+    "flat_map",
+    "filter_map",
+    "forEach",
+    "for_each",
+    "then",
+    "and_then",
+    "array_map",
+    "array_walk",
+    "call_user_func",
+    "call_user_func_array",
+];
+
 fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let mut calls = vec![Vec::new(); n];
@@ -546,8 +563,16 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                     add(prog.resolve(name, id), c);
                 }
             }
-            Expr::Call { callee, .. } => {
-                add(prog.resolve(callee, id), c);
+            Expr::Call { callee, args, .. } => {
+                let target = prog.resolve(callee, id);
+                add(target, c);
+                // `messages.map(handle)`, `map(handle, items)`, `.for_each(Self::handle)`:
+                // a library's higher-order function calls the function it is handed.
+                if target.is_none() && INVOKES_ARGUMENT.contains(&crate::lower::last_segment(callee)) {
+                    for a in args {
+                        add(named_function(prog, a, id), c);
+                    }
+                }
                 // The methods of the handler classes a search stands for.
                 for class in strategy_classes(prog, e, id) {
                     for m in prog.own_method_ids(class, id) {

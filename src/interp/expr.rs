@@ -1213,6 +1213,38 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, v));
                 continue;
             }
+            // `messages.map(handle)` over a list the path knows: each item handed to the
+            // function, the list of what it returns.
+            if let Some(Value::Array(items)) = &recv
+                && crate::lower::last_segment(callee) == "map"
+                && (1..=MAPPED_ITEMS).contains(&items.len())
+                && let [Value::Func(f)] = vals.as_slice()
+            {
+                let mut paths = vec![(s, Vec::new())];
+                for item in items.iter() {
+                    let mut next = Vec::new();
+                    for (s, done) in paths {
+                        for (s2, v) in self.apply(s, *f, vec![item.clone()], span) {
+                            let mut done = done.clone();
+                            done.push(v);
+                            next.push((s2, done));
+                        }
+                    }
+                    paths = next;
+                }
+                out.extend(paths.into_iter().map(|(s, done)| (s, Value::Array(Rc::new(done)))));
+                continue;
+            }
+            // `replies.filter(Boolean)` over a list whose items' truth the path knows.
+            if let Some(Value::Array(items)) = &recv
+                && crate::lower::last_segment(callee) == "filter"
+                && matches!(args, [Expr::Var(b)] if b == "Boolean")
+                && let Some(kept) =
+                    items.iter().map(|i| i.truthy().map(|t| t.then(|| i.clone()))).collect::<Option<Vec<_>>>()
+            {
+                out.push((s, Value::Array(Rc::new(kept.into_iter().flatten().collect()))));
+                continue;
+            }
             if crate::lower::last_segment(callee) == "find"
                 && recv.as_ref().is_some_and(|r| !matches!(r, Value::Array(items) if !items.is_empty()))
                 && let [Value::Func(pred)] = vals.as_slice()
@@ -2049,6 +2081,10 @@ fn known_kind(v: &Value) -> bool {
 
 /// Methods that turn an instance into its JSON fields when its class does not define
 /// them (pydantic `model_dump`, `to_dict`, `jsonSerialize`, `toJSON`).
+/// The most items of a known list that `map` hands to a function one by one (a batch
+/// the path built is short: `[message]`).
+const MAPPED_ITEMS: usize = 4;
+
 const SERIALISERS: &[&str] = &[
     "model_dump",
     "dict",
