@@ -46,10 +46,17 @@ impl<'p, 'a> Interp<'p, 'a> {
         span: Span,
     ) -> Vec<(State, Value)> {
         let mut out = Vec::new();
+        // `if (path === "/health") return health()` in a router above the server: the
+        // probe is POSTed to the server's endpoint, not to a route that never reaches it.
+        let mut elsewhere: Option<bool> = None;
         for (s, truth, Touched { id, method, prefix, blind }) in self.decide(st, cond) {
+            if truth.is_none() && elsewhere.is_none() {
+                elsewhere = Some(is_route_test(cond) && !self.leads_to_server(then));
+            }
             let branches: &[bool] = match truth {
                 Some(true) => &[true],
                 Some(false) => &[false],
+                None if elsewhere == Some(true) => &[false],
                 None => &[true, false],
             };
             let mut taken: Vec<Vec<(State, Value)>> = Vec::with_capacity(branches.len());
@@ -88,6 +95,51 @@ impl<'p, 'a> Interp<'p, 'a> {
             out.extend(taken.into_iter().flatten());
         }
         out
+    }
+
+    /// Whether a block leads to the server: it decodes the message, or calls a function
+    /// that leads to a dispatcher. Inside a dispatcher, everything does.
+    fn leads_to_server(&mut self, block: &Block) -> bool {
+        if self.stack.last().is_some_and(|f| self.anchors.contains(f)) {
+            return true;
+        }
+        let here = self.here();
+        let mut callees = Vec::new();
+        let mut decodes = false;
+        crate::model::walk_block(block, &mut |e| match e {
+            Expr::Message(_) => decodes = true,
+            Expr::Call { callee, .. } => callees.push(callee.clone()),
+            // A function handed on (`batch.map(answer)`) is called too.
+            Expr::FnRef(name) | Expr::Var(name) => callees.push(name.clone()),
+            _ => {}
+        });
+        decodes || callees.iter().filter_map(|c| self.prog.resolve(c, here)).any(|f| self.toward(f, 0))
+    }
+
+    /// Whether function `id` is a dispatcher of the server or calls one, a few calls down
+    /// (what it cannot resolve counts as not leading there).
+    fn toward(&mut self, id: crate::model::FnId, depth: usize) -> bool {
+        if self.anchors.contains(&id) {
+            return true;
+        }
+        if let Some(&known) = self.toward_memo.get(&id) {
+            return known;
+        }
+        if depth > TOWARD_DEPTH {
+            return false;
+        }
+        // Provisionally not, so that a cycle ends.
+        self.toward_memo.insert(id, false);
+        let mut callees = Vec::new();
+        crate::model::walk_block(&self.prog.function(id).body, &mut |e| match e {
+            Expr::Call { callee, .. } => callees.push(callee.clone()),
+            Expr::FnRef(name) | Expr::Var(name) => callees.push(name.clone()),
+            _ => {}
+        });
+        let found =
+            callees.iter().filter_map(|c| self.prog.resolve(c, id)).any(|f| self.toward(f, depth + 1));
+        self.toward_memo.insert(id, found);
+        found
     }
 
     pub(super) fn eval_match(
@@ -353,8 +405,9 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
                 (Some(n == vn), bind(binding, inner))
             }
             (n, Value::Variant(vn, inner)) if is_std_variant(n) => {
-                // `Some(Ok(x))` lowers to `Ok(x)`: `Some(_)` matches it.
-                if n == "Some" && matches!(vn.as_str(), "Ok" | "Err") {
+                // `Some(Ok(x))` lowers to `Ok(x)`, `Some(Wire::Reply(x))` to the code's own
+                // variant: `Some(_)` matches it.
+                if n == "Some" && !matches!(vn.as_str(), "Some" | "None") {
                     return (Some(true), bind(binding, v.clone()));
                 }
                 let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
@@ -411,6 +464,22 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
         },
         // Resolved to its value before matching (see `eval_match`); one left is unknown.
         Pattern::Const(_) | Pattern::Unknown => (None, Vec::new()),
+    }
+}
+
+/// How many calls down [`Interp::toward`] looks for a dispatcher.
+const TOWARD_DEPTH: usize = 6;
+
+/// Whether a condition tests the request's URL path against a route (`path === "/health"`,
+/// `url.pathname == "/oauth/token" && request.method === "POST"`).
+fn is_route_test(cond: &Expr) -> bool {
+    match cond {
+        Expr::Eq { left, right, negated: false } => {
+            let route = |e: &Expr| matches!(e, Expr::Str(s) if s.starts_with('/'));
+            route(left) != route(right)
+        }
+        Expr::And(a, b) => is_route_test(a) || is_route_test(b),
+        _ => false,
     }
 }
 

@@ -569,24 +569,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         // wrapper that copies it: `new Response(response.body, { status: response.status })`).
         if let Some((base, field)) = name.split_once('.')
             && let Some(Value::Http(http)) = st.env.get(base)
+            && let Some(v) = http_member(http, field)
         {
-            match field {
-                "status" | "statusCode" | "status_code" => {
-                    return match http.status {
-                        crate::value::HttpStatus::Code(code) => Value::Int(i64::from(code)),
-                        _ => Value::unknown(),
-                    };
-                }
-                // The content as sent: nothing, or a JSON `null` rendered as text.
-                "body" => {
-                    return match &http.body {
-                        None => Value::Str(String::new()),
-                        Some(Value::Null) => Value::Str("null".to_string()),
-                        Some(other) => other.clone(),
-                    };
-                }
-                _ => {}
-            }
+            return v;
         }
         // A closure's captured local: what the function around it bound it to.
         if !name.contains('.') && self.prog.in_closure(self.here()) {
@@ -799,6 +784,13 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn lookup(&mut self, collection: &Value, key: &Value) -> Value {
+        // `init.status` of a response handed as the options of another
+        // (`new Response(resp.body, resp)`).
+        if let (Value::Http(http), Value::Str(k)) = (collection, key)
+            && let Some(v) = http_member(http, k)
+        {
+            return v;
+        }
         if let (Value::Message, Value::Str(k)) = (collection, key)
             && k == "params"
         {
@@ -1214,25 +1206,42 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             // `messages.map(handle)` over a list the path knows: each item handed to the
-            // function, the list of what it returns.
+            // function, the list of what it returns; `replies.filter(r => r !== null)`:
+            // the items the predicate is known to keep.
+            let each = crate::lower::last_segment(callee);
             if let Some(Value::Array(items)) = &recv
-                && crate::lower::last_segment(callee) == "map"
+                && matches!(each, "map" | "filter")
                 && (1..=MAPPED_ITEMS).contains(&items.len())
                 && let [Value::Func(f)] = vals.as_slice()
             {
-                let mut paths = vec![(s, Vec::new())];
+                let mut paths = vec![(s, Some(Vec::new()))];
                 for item in items.iter() {
                     let mut next = Vec::new();
                     for (s, done) in paths {
                         for (s2, v) in self.apply(s, *f, vec![item.clone()], span) {
-                            let mut done = done.clone();
-                            done.push(v);
+                            let kept = match (each, v.truthy()) {
+                                ("map", _) => Some(Some(v)),
+                                (_, Some(true)) => Some(Some(item.clone())),
+                                (_, Some(false)) => Some(None),
+                                (_, None) => None,
+                            };
+                            let done = match (done.clone(), kept) {
+                                (Some(mut d), Some(k)) => {
+                                    d.extend(k);
+                                    Some(d)
+                                }
+                                _ => None,
+                            };
                             next.push((s2, done));
                         }
                     }
                     paths = next;
                 }
-                out.extend(paths.into_iter().map(|(s, done)| (s, Value::Array(Rc::new(done)))));
+                out.extend(
+                    paths
+                        .into_iter()
+                        .map(|(s, done)| (s, done.map_or_else(Value::unknown, |d| Value::Array(Rc::new(d))))),
+                );
                 continue;
             }
             // `replies.filter(Boolean)` over a list whose items' truth the path knows.
@@ -1977,11 +1986,30 @@ impl<'p, 'a> Interp<'p, 'a> {
 /// A builder method called on an HTTP response the path holds: `status(code)` sets
 /// the status (unknown when the code is), `body(b)`/`json(b)` the body, and
 /// `header(..)`-like methods keep it as it is. Anything else is not a builder call.
+/// A member of an HTTP answer: `response.status`, `response.body`.
+fn http_member(http: &crate::value::HttpValue, field: &str) -> Option<Value> {
+    match field {
+        // A response built without a status has the default, 200.
+        "status" | "statusCode" | "status_code" => Some(match http.status {
+            crate::value::HttpStatus::Code(code) => Value::Int(i64::from(code)),
+            crate::value::HttpStatus::Unset => Value::Int(200),
+            _ => Value::unknown(),
+        }),
+        // The content as sent: nothing, or a JSON `null` rendered as text.
+        "body" => Some(match &http.body {
+            None => Value::Str(String::new()),
+            Some(Value::Null) => Value::Str("null".to_string()),
+            Some(other) => other.clone(),
+        }),
+        _ => None,
+    }
+}
+
 fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option<Value> {
     use crate::value::{HttpStatus, HttpValue};
     let mut built = HttpValue { status: h.status, body: h.body.clone(), span: h.span };
     match (name, args) {
-        ("status" | "status_code" | "with_status_code", [code]) => {
+        ("status" | "status_code" | "with_status_code" | "with_status", [code]) => {
             built.status = match code {
                 Value::Int(n) => u16::try_from(*n).map_or(HttpStatus::Unknown, HttpStatus::Code),
                 Value::Http(other) => other.status,
@@ -1991,7 +2019,11 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
         // `Body::empty()` is no body (as the lowering reads it on a literal builder).
         ("body", [Value::Null]) => built.body = None,
         ("body" | "json", [body]) => built.body = Some(body.clone()),
-        ("header" | "headers" | "insert_header" | "append_header" | "with_header" | "content_type", _) => {}
+        (
+            "header" | "headers" | "insert_header" | "append_header" | "with_header" | "with_headers"
+            | "content_type",
+            _,
+        ) => {}
         _ => return None,
     }
     Some(Value::Http(Rc::new(built)))

@@ -318,12 +318,15 @@ pub struct Interp<'p, 'a> {
     open_call: bool,
     /// Captured locals whose binding says too little (see `Interp::var`).
     not_captured: HashSet<String>,
+    /// Whether a function leads to one of the server's dispatchers (see `Interp::toward`).
+    toward_memo: HashMap<FnId, bool>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
     pub fn new(prog: &'p Program<'a>, probe: Probe, anchors: HashSet<FnId>) -> Self {
         Interp {
             anchors,
+            toward_memo: HashMap::default(),
             stack: Vec::new(),
             trace: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "2"),
             prog,
@@ -563,7 +566,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             .into_iter()
             .map(|mut st| {
                 if greets && let Some(heard) = st.heard {
-                    let mark = |r: &Reply| Reply { pre_dispatch: true, ..r.clone() };
+                    // A reply carrying the message's id answers it, looked at or not.
+                    let mark = |r: &Reply| Reply {
+                        pre_dispatch: r.pre_dispatch || !matches!(r.id, Value::Id | Value::NoId),
+                        ..r.clone()
+                    };
                     for e in &mut st.effects[..heard] {
                         if let Effect::Emit { value, .. } = e {
                             *value = value.map_replies(&mark);

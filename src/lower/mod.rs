@@ -101,6 +101,9 @@ pub struct Ctx<'a> {
     /// Type names that are a web framework's response in this file (Python: Werkzeug's
     /// `Response` imported): a parameter of that type is where the answer is written.
     pub response_types: Vec<String>,
+    /// Parameters of the function being lowered that hold its HTTP request (Rust:
+    /// `req: Request`, `req: HttpRequest`): their verb is the probes' POST.
+    pub request_params: Vec<String>,
     /// Anonymous functions met inside expressions (`lambda m: None`), added to the
     /// file's functions when its top level is recorded.
     pub closures: Vec<crate::model::Function>,
@@ -155,6 +158,7 @@ impl<'a> Ctx<'a> {
             answers_by_return: false,
             request_types: Vec::new(),
             response_types: Vec::new(),
+            request_params: Vec::new(),
             closures: Vec::new(),
             own_names: Vec::new(),
             receiver: None,

@@ -2,18 +2,59 @@
 //! or start work beside it, and the methods that only convert or unwrap a value.
 //! (The web frameworks' route and response names are still in `mod.rs`.)
 
-/// Synchronous HTTP servers whose handlers take the crate's own `Request` and build
-/// its `Response` by constructor (tiny_http): `(crate, request type, response type)`.
-/// A function of a file that uses the crate and takes that request type answers HTTP.
-pub const REQUEST_CRATES: &[(&str, &str, &str)] = &[("tiny_http", "Request", "Response")];
+/// HTTP servers whose handlers take the crate's own `Request` and build its
+/// `Response` by constructor (tiny_http, Cloudflare's workers-rs): a function of a
+/// file that uses the crate and takes that request type answers HTTP, with what the
+/// constructors build.
+pub struct RequestCrate {
+    pub krate: &'static str,
+    pub request: &'static str,
+    pub response: &'static str,
+    /// `Response::name(..)` and what it answers.
+    pub constructors: &'static [(&'static str, Answer)],
+}
 
-/// Response constructors of those crates: `Response::from_string(body)` is a 200
-/// with that body (`.with_status_code(n)` sets the status); `Response::empty(n)` is
-/// status `n` with no body.
-pub const BODY_CONSTRUCTORS: &[&str] = &["from_string", "from_data"];
-pub const EMPTY_CONSTRUCTOR: &str = "empty";
+/// What a response constructor answers.
+#[derive(Clone, Copy)]
+pub enum Answer {
+    /// Status 200 with its first argument as the body.
+    Body,
+    /// Status 200, no body.
+    Empty,
+    /// No body, its first argument the status.
+    EmptyWithStatus,
+    /// Its first argument the body, its second the status.
+    BodyWithStatus,
+}
+
+pub const REQUEST_CRATES: &[RequestCrate] = &[
+    RequestCrate {
+        krate: "tiny_http",
+        request: "Request",
+        response: "Response",
+        constructors: &[
+            ("from_string", Answer::Body),
+            ("from_data", Answer::Body),
+            ("empty", Answer::EmptyWithStatus),
+        ],
+    },
+    RequestCrate {
+        krate: "worker",
+        request: "Request",
+        response: "Response",
+        constructors: &[
+            ("ok", Answer::Body),
+            ("from_json", Answer::Body),
+            ("from_html", Answer::Body),
+            ("from_bytes", Answer::Body),
+            ("empty", Answer::Empty),
+            ("error", Answer::BodyWithStatus),
+        ],
+    },
+];
+
 /// Builder methods that set the status on such a response.
-pub const STATUS_BUILDERS: &[&str] = &["with_status_code"];
+pub const STATUS_BUILDERS: &[&str] = &["with_status_code", "with_status"];
 
 /// Calls that end the process: `std::process::exit(1)`.
 pub const PROCESS_EXITS: &[&str] = &["std::process::exit", "process::exit"];

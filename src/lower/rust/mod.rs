@@ -63,10 +63,13 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                     facts.imports.extend(use_hints(ctx.text(p)));
                     // `use tiny_http::{Request, Response}`: its request type marks a handler.
                     let used = ctx.text(p).split("::").next().unwrap_or("");
-                    for (krate, request, response) in frameworks::REQUEST_CRATES {
-                        if used == *krate && !ctx.request_types.iter().any(|r| r == request) {
-                            ctx.request_types.push(request.to_string());
-                            ctx.response_types.push(response.to_string());
+                    for c in frameworks::REQUEST_CRATES {
+                        let answer = format!("{}::{}", c.krate, c.response);
+                        if used == c.krate && !ctx.response_types.contains(&answer) {
+                            if !ctx.request_types.iter().any(|r| r == c.request) {
+                                ctx.request_types.push(c.request.to_string());
+                            }
+                            ctx.response_types.push(answer);
                         }
                     }
                 }
@@ -147,6 +150,26 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             ctx.request_types.iter().any(|r| ty == r || ty.ends_with(&format!("::{r}")))
         })
     });
+    // The parameters holding the HTTP request: a crate's own request type, actix's
+    // `HttpRequest`, or `Request<Body>` (http, hyper, axum).
+    let request_params: Vec<String> = params_node
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter(|c| {
+                    c.child_by_field_name("type").is_some_and(|t| {
+                        let full = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
+                        let base = crate::lower::last_segment(full.split('<').next().unwrap_or(full));
+                        ctx.request_types.iter().any(|r| r == base)
+                            || base == "HttpRequest"
+                            || (base == "Request" && full.contains('<'))
+                    })
+                })
+                .filter_map(|c| c.child_by_field_name("pattern").map(|n| param_name(ctx, n)))
+                .collect()
+        })
+        .unwrap_or_default();
     let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || takes_request;
     // `Json(message): Json<Message>`: the framework decodes the body into the
     // parameter before the handler runs, so it holds the message.
@@ -184,7 +207,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                 .into_iter()
                 .map(|p| Stmt::Assign { target: p, value: Expr::Message(Vec::new()), span })
                 .collect();
+            let outer = std::mem::replace(&mut ctx.request_params, request_params);
             out.extend(body.map(|b| block(ctx, b, facts)).unwrap_or_default());
+            ctx.request_params = outer;
             out
         },
     );
@@ -325,6 +350,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             if t.ends_with("::None") || t.ends_with("Value::Null") {
                 return Expr::Null;
+            }
+            if let Some(verb) = http_verb(t) {
+                return Expr::Str(verb);
             }
             Expr::Var(t.to_string())
         }
@@ -666,6 +694,10 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         "scoped_identifier" if ctx.text(node).ends_with("None") => {
             Pattern::Variant { name: "None".into(), binding: None }
         }
+        // `Method::Post`, `Method::POST`: the HTTP verb.
+        "scoped_identifier" if http_verb(ctx.text(node)).is_some() => {
+            Pattern::Str(http_verb(ctx.text(node)).unwrap_or_default())
+        }
         // `Inbound::Ready`: a unit variant (CamelCase; a constant is SCREAMING_CASE).
         "scoped_identifier"
             if node.child_by_field_name("name").is_some_and(|n| {
@@ -866,6 +898,16 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
+/// HTTP verbs, as `Method::` paths name them (upper-cased).
+const HTTP_VERB_NAMES: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+/// `Method::POST` (http, hyper, actix), `Method::Post` (workers-rs): the verb it names.
+fn http_verb(path: &str) -> Option<String> {
+    let (ty, verb) = path.rsplit_once("::")?;
+    let verb = verb.to_ascii_uppercase();
+    (crate::lower::last_segment(ty) == "Method" && HTTP_VERB_NAMES.contains(&verb.as_str())).then_some(verb)
+}
+
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
 /// Constructors of smart pointers and cells: the value they hold is the value used.
@@ -919,6 +961,17 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if frameworks::PROCESS_EXITS.contains(&callee.as_str()) {
         return crate::lower::exit(None, span);
+    }
+    // `req.method()` on the handler's HTTP request: the verb, POST as probes arrive;
+    // `req.json()` (workers-rs): its body decoded, the message.
+    if let Some(recv) = callee.strip_suffix(&format!(".{last}"))
+        && ctx.request_params.iter().any(|p| p == recv.trim())
+    {
+        match last.as_str() {
+            "method" => return Expr::Str("POST".into()),
+            "json" => return Expr::Message(Vec::new()),
+            _ => {}
+        }
     }
     // `thread::spawn(move || ..)`, `tokio::spawn(async move { .. })`: the closure runs
     // beside this path (see [`crate::lower::DETACHED`]).
@@ -1015,20 +1068,29 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return Expr::Http { status: Some(status), body: None, span };
     }
-    // tiny_http's `Response::from_string(body)` (a 200) and `Response::empty(204)`.
+    // tiny_http's `Response::from_string(body)` (a 200) and `Response::empty(204)`;
+    // workers-rs's `Response::empty()` (a 200) and `Response::error(text, 400)`.
     if let Some(ty) = callee.strip_suffix(&format!("::{last}"))
-        && ctx.response_types.iter().any(|r| crate::lower::last_segment(ty) == r)
+        && let Some(answer) = frameworks::REQUEST_CRATES.iter().find_map(|c| {
+            let used = ctx.response_types.iter().any(|r| *r == format!("{}::{}", c.krate, c.response));
+            let named = crate::lower::last_segment(ty) == c.response;
+            (used && named)
+                .then(|| c.constructors.iter().find(|(n, _)| *n == last).map(|(_, a)| *a))
+                .flatten()
+        })
     {
-        if frameworks::BODY_CONSTRUCTORS.contains(&last.as_str()) {
-            return Expr::Http { status: Some(200), body: args.into_iter().next().map(Box::new), span };
-        }
-        if last == frameworks::EMPTY_CONSTRUCTOR {
-            let status = match args.first() {
-                Some(Expr::Int(n)) => u16::try_from(*n).ok(),
-                _ => None,
-            };
-            return Expr::Http { status, body: None, span };
-        }
+        use frameworks::Answer;
+        let status_of = |e: Option<&Expr>| match e {
+            Some(Expr::Int(n)) => u16::try_from(*n).ok(),
+            _ => None,
+        };
+        let (status, body) = match answer {
+            Answer::Body => (Some(200), args.into_iter().next()),
+            Answer::Empty => (Some(200), None),
+            Answer::EmptyWithStatus => (status_of(args.first()), None),
+            Answer::BodyWithStatus => (status_of(args.get(1)), args.into_iter().next()),
+        };
+        return Expr::Http { status, body: body.map(Box::new), span };
     }
     // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
     if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
