@@ -21,6 +21,9 @@ pub struct Program<'a> {
     by_name: HashMap<&'a str, Vec<FnId>>,
     /// The types and classes that own a method.
     owners: HashSet<&'a str>,
+    /// Functions that are members of an object literal, found by their member name
+    /// (see `FileFacts::object_members`).
+    object_members: HashSet<FnId>,
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// Module-level bindings and tables built in functions: (file, value, whether
@@ -232,6 +235,7 @@ impl<'a> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
         let mut owners: HashSet<&str> = HashSet::default();
+        let mut object_members: HashSet<FnId> = HashSet::default();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
         let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
@@ -267,6 +271,16 @@ impl<'a> Program<'a> {
                             constructor,
                             local,
                         ));
+                    }
+                }
+            }
+            // `return { async handle(p) {..} }`: the member is found as `handle` too.
+            if !file.object_members.is_empty() && file.sdk_library.is_none() {
+                let first = functions.len() - file.functions.len();
+                for (key, name) in &file.object_members {
+                    if let Some(i) = file.functions.iter().position(|f| f.name == *name) {
+                        by_name.entry(key.as_str()).or_default().push(first + i);
+                        object_members.insert(first + i);
                     }
                 }
             }
@@ -382,6 +396,7 @@ impl<'a> Program<'a> {
             functions,
             by_name,
             owners,
+            object_members,
             by_dir,
             globals,
             registrations,
@@ -1212,6 +1227,11 @@ impl<'a> Program<'a> {
             let f = self.function(*id);
             if (method_call && f.associated) || (module_path && f.owner.is_some()) {
                 return false;
+            }
+            // An object literal's member, found by its member name: only as `x.name()`
+            // on a value (its own name is made up, and never called bare).
+            if f.name != name && self.object_members.contains(id) {
+                return !qualifier.is_empty() && !typed && family == self::family(self.file_of(*id).language);
             }
             family == self::family(self.file_of(*id).language)
                 && if qualifier.is_empty() {

@@ -405,6 +405,7 @@ pub fn lower(
         field_types: Vec::new(),
         id_members: Vec::new(),
         untagged_variants: Vec::new(),
+        object_members: Vec::new(),
         classes: Vec::new(),
         sse_endpoint: None,
         syntax_error: None,

@@ -1033,7 +1033,11 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                     "method_definition" => {
                         let key =
                             p.child_by_field_name("name").map(|k| unquote(ctx.text(k))).unwrap_or_default();
-                        entries.push((key, anonymous(ctx, js, p, facts)));
+                        let function = anonymous(ctx, js, p, facts);
+                        if let Expr::FnRef(name) = &function {
+                            facts.object_members.push((key.clone(), name.clone()));
+                        }
+                        entries.push((key, function));
                     }
                     // `{ ...DEFAULTS, protocolVersion }`: the members of another object, here.
                     "spread_element" => {
