@@ -17,6 +17,12 @@ pub const REQUEST_IMPORTS: &[&str] = &[
     "Workerman\\Protocols\\Http\\Request",
 ];
 
+/// Methods of a framework's request that read its decoded JSON body: one member
+/// (Laravel `$request->input('method')`, `$request->json('id')`), or the whole message
+/// (`$request->all()`, `$request->json()->all()`, PSR-7 `getParsedBody()`).
+pub const BODY_MEMBER_READERS: &[&str] = &["input", "json"];
+pub const BODY_READERS: &[&str] = &["all", "getParsedBody", "toArray"];
+
 /// Route registrations: `Route::post('/mcp', [McpController::class, 'handle'])`,
 /// `$app->post('/mcp', function ($request, $response) { ... })`, `$router->any(...)`:
 /// the receiver's name (last segment, any case for variables), and the verbs.

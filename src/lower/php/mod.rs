@@ -289,12 +289,17 @@ fn excludes_null(ctx: &Ctx, param: Node) -> bool {
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let mut params = super::Params::default();
     let mut http_route = mounted_by_attribute(ctx, node);
+    let mut request_params = Vec::new();
     for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
         // A parameter typed as a framework's HTTP request makes the function a handler.
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
         let ty = ty.rsplit('\\').next().unwrap_or(ty);
-        http_route |= frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
+        let request = frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
+        http_route |= request;
         let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
+        if request {
+            request_params.push(name.clone());
+        }
         if let Some(default) = p.child_by_field_name("default_value") {
             params.defaults.push((name.clone(), expr(ctx, default, facts)));
         } else if excludes_null(ctx, p) {
@@ -312,11 +317,16 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         owner,
         params,
         super::Http::route_if(http_route),
-        |ctx, facts| match b {
-            Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
-            // An arrow function's expression body is its return value.
-            Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
-            None => Vec::new(),
+        |ctx, facts| {
+            let outer = std::mem::replace(&mut ctx.request_params, request_params);
+            let lowered = match b {
+                Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
+                // An arrow function's expression body is its return value.
+                Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
+                None => Vec::new(),
+            };
+            ctx.request_params = outer;
+            lowered
         },
     );
     // Reading `php://input` makes the function an HTTP entry.
@@ -897,6 +907,28 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if name == "get_json_params" || name == "get_body" {
         ctx.saw_http = true;
+    }
+    // `$request->input('method')`, `$request->all()`, `$request->json()->all()` on the
+    // handler's framework request: the decoded body, as the probe sends it.
+    let on_request = |text: &str| ctx.request_params.iter().any(|p| text.trim_start_matches('$') == p);
+    let request_json = object_text.strip_suffix("->json()").is_some_and(on_request);
+    if on_request(object_text) || request_json {
+        match (name.as_str(), args.first()) {
+            (n, Some(key @ Expr::Str(_)))
+                if frameworks::BODY_MEMBER_READERS.contains(&n) && !request_json =>
+            {
+                let member = Expr::Lookup {
+                    collection: Box::new(Expr::Message(Vec::new())),
+                    key: Box::new(key.clone()),
+                };
+                return match args.get(1) {
+                    Some(default) => Expr::Or(Box::new(member), Box::new(default.clone())),
+                    None => member,
+                };
+            }
+            (n, None) if frameworks::BODY_READERS.contains(&n) => return Expr::Message(Vec::new()),
+            _ => {}
+        }
     }
     // `Json::decode($body, true)` of a framework's JSON class (Nova, Laminas, Nette).
     let json_class = frameworks::JSON_DECODERS
