@@ -343,6 +343,8 @@ pub struct Function {
     /// Parameters declared with a type that excludes null (PHP `string $id`): a call
     /// that passes null to one raises a TypeError instead of running the body.
     pub non_null: Vec<String>,
+    /// Parameters declared with a class type (PHP `MemoryServer $server`): `(name, class)`.
+    pub param_types: Vec<(String, String)>,
     pub body: Block,
     pub span: Span,
     /// Registered as an HTTP route handler (decorator, router call, signature).

@@ -1289,6 +1289,17 @@ impl<'a> Program<'a> {
         {
             return Some(id);
         }
+        // `$server->handle(..)` on a parameter declared `MemoryServer $server`: that
+        // class's method (or its one implementation's), not another of the same name.
+        if !head.is_empty()
+            && qualifier.trim_start_matches('$') == head
+            && let Some((_, class)) = self.function(from).param_types.iter().find(|(p, _)| p == head)
+            && let Some(id) = self
+                .resolve_owned(name, Some(class.as_str()), from)
+                .or_else(|| self.sole_implementation(class, name, from))
+        {
+            return Some(id);
+        }
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;

@@ -186,6 +186,7 @@ impl<'a> Ctx<'a> {
             params,
             defaults: Vec::new(),
             non_null: Vec::new(),
+            param_types: Vec::new(),
             body: vec![crate::model::Stmt::Return { value: Some(body), span }],
             span,
             http_route: false,
@@ -251,13 +252,15 @@ pub struct Params {
     pub names: Vec<String>,
     pub defaults: Vec<(String, Expr)>,
     pub non_null: Vec<String>,
+    /// Parameters declared with a class type: `(name, class)`.
+    pub types: Vec<(String, String)>,
     /// A Rust associated function: no `self` among them.
     pub associated: bool,
 }
 
 impl From<Vec<String>> for Params {
     fn from(names: Vec<String>) -> Self {
-        Params { names, defaults: Vec::new(), non_null: Vec::new(), associated: false }
+        Params { names, ..Params::default() }
     }
 }
 
@@ -301,6 +304,7 @@ pub fn push_function(
         params: params.names,
         defaults: params.defaults,
         non_null: params.non_null,
+        param_types: params.types,
         body,
         span: ctx.span(node),
         http_route: http == Http::Route,
@@ -330,6 +334,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         params: Vec::new(),
         defaults: Vec::new(),
         non_null: Vec::new(),
+        param_types: Vec::new(),
         body,
         span: ctx.span(root),
         http_route,

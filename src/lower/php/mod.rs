@@ -299,6 +299,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
         if request {
             request_params.push(name.clone());
+        } else if ty.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains(['|', '&']) {
+            params.types.push((name.clone(), ty.to_string()));
         }
         if let Some(default) = p.child_by_field_name("default_value") {
             params.defaults.push((name.clone(), expr(ctx, default, facts)));
