@@ -619,6 +619,13 @@ fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> (sup
             let value = expr(ctx, js, d, facts);
             out.defaults.push((name.clone(), value));
         }
+        // `server: RpcServer`: a parameter declared with a class type (one name).
+        if let Some(ty) = p.child_by_field_name("type").and_then(|t| t.named_child(0))
+            && ty.kind() == "type_identifier"
+            && pattern.kind() == "identifier"
+        {
+            out.types.push((name.clone(), ctx.text(ty).to_string()));
+        }
         out.names.push(name);
     }
     (out, prologue)
