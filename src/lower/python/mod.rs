@@ -581,6 +581,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             if annotated_response(ctx, ctx.text(t)) {
                 writers.push(name.clone());
             }
+            // `router: SessionRouter`: a parameter declared with one class.
+            if t.named_child(0).is_some_and(|n| n.kind() == "identifier") {
+                params.types.push((name.clone(), ctx.text(t).to_string()));
+            }
         }
         if let Some(default) = c.child_by_field_name("value")
             && matches!(c.kind(), "default_parameter" | "typed_default_parameter")
