@@ -192,7 +192,23 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let body = node.child_by_field_name("body");
     let associated = owner.is_some()
         && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
-    let params = super::Params { associated, ..params.into() };
+    // `router: &SessionRouter`: a parameter declared with one named type.
+    let types: Vec<(String, String)> = params_node
+        .map(|p| {
+            children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter_map(|c| {
+                    let pattern = c.child_by_field_name("pattern")?;
+                    let ty = c.child_by_field_name("type")?;
+                    let ty = if ty.kind() == "reference_type" { ty.child_by_field_name("type")? } else { ty };
+                    (pattern.kind() == "identifier" && ty.kind() == "type_identifier")
+                        .then(|| (ctx.text(pattern).to_string(), ctx.text(ty).to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let params = super::Params { associated, types, ..params.into() };
     super::push_function(
         ctx,
         facts,
