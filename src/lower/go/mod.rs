@@ -235,6 +235,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let mut lambda = false;
     let mut requests = Vec::new();
     let mut writers = Vec::new();
+    let mut types = Vec::new();
     for p in params_node.map(children).unwrap_or_default() {
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
         http_route |= ty.contains("ResponseWriter");
@@ -257,6 +258,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
             http_route = true;
             writers.extend(names.iter().cloned());
             requests.extend(names.iter().cloned());
+        }
+        // `r *Router`: parameters declared with one of the package's own types.
+        let own = ty.trim_start_matches('*');
+        if !own.is_empty() && own.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            types.extend(names.iter().map(|n| (n.clone(), own.to_string())));
         }
         params.extend(names);
     }
@@ -291,7 +297,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         node,
         name,
         owner,
-        params.into(),
+        super::Params { types, ..params.into() },
         super::Http::route_if(http_route),
         |ctx, facts| {
             prologue.extend(block(ctx, body, facts));
