@@ -592,6 +592,19 @@ impl<'p, 'a> ServerView<'p, 'a> {
             .map(SentReply::gate_key)
             .collect();
         let mut gates = Vec::new();
+        // A reply both the initialized notification and `ping` get, on the same route
+        // and from the same site, refuses them alike (a session check after an allow-list
+        // that refuses unknown methods first): a gate too, when it stands in front of
+        // both arms.
+        let both: Vec<GateKey> = if self.handles("notifications/initialized") && self.handles("ping") {
+            let ping = sent(&self.peek(Probe::request("ping")));
+            sent(&self.peek(Probe::notification("notifications/initialized")))
+                .into_iter()
+                .filter(|g| g.2.is_some() && ping.contains(g))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Methods with arms of their own show where the dispatch is: the initialized
         // notification, and `ping` (a server that knows only the bare `initialized`
         // still has its gate in front of `ping`).
@@ -609,7 +622,11 @@ impl<'p, 'a> ServerView<'p, 'a> {
             let in_front = |route: &Vec<(Span, bool)>| {
                 armed.iter().any(|a| a.len() > route.len() && a.starts_with(route))
             };
-            gates.extend(sent(&known).into_iter().filter(|g| to_unknown.contains(g) && in_front(&g.0)));
+            gates.extend(
+                sent(&known)
+                    .into_iter()
+                    .filter(|g| (to_unknown.contains(g) || both.contains(g)) && in_front(&g.0)),
+            );
         }
         gates.sort();
         gates.dedup();
