@@ -104,16 +104,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             return true;
         }
         let here = self.here();
-        let mut callees = Vec::new();
         let mut decodes = false;
-        crate::model::walk_block(block, &mut |e| match e {
-            Expr::Message(_) => decodes = true,
-            Expr::Call { callee, .. } => callees.push(callee.clone()),
-            // A function handed on (`batch.map(answer)`) is called too.
-            Expr::FnRef(name) | Expr::Var(name) => callees.push(name.clone()),
-            _ => {}
-        });
-        decodes || callees.iter().filter_map(|c| self.prog.resolve(c, here)).any(|f| self.toward(f, 0))
+        crate::model::walk_block(block, &mut |e| decodes |= matches!(e, Expr::Message(_)));
+        decodes
+            || callee_names(block)
+                .iter()
+                .filter_map(|c| self.prog.resolve(c, here))
+                .any(|f| self.toward(f, 0))
     }
 
     /// Whether function `id` is a dispatcher of the server or calls one, a few calls down
@@ -130,12 +127,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         // Provisionally not, so that a cycle ends.
         self.toward_memo.insert(id, false);
-        let mut callees = Vec::new();
-        crate::model::walk_block(&self.prog.function(id).body, &mut |e| match e {
-            Expr::Call { callee, .. } => callees.push(callee.clone()),
-            Expr::FnRef(name) | Expr::Var(name) => callees.push(name.clone()),
-            _ => {}
-        });
+        let callees = callee_names(&self.prog.function(id).body);
         let found =
             callees.iter().filter_map(|c| self.prog.resolve(c, id)).any(|f| self.toward(f, depth + 1));
         self.toward_memo.insert(id, found);
@@ -465,6 +457,17 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
         // Resolved to its value before matching (see `eval_match`); one left is unknown.
         Pattern::Const(_) | Pattern::Unknown => (None, Vec::new()),
     }
+}
+
+/// The names a block calls, or hands on as functions (`batch.map(answer)`).
+fn callee_names(block: &Block) -> Vec<String> {
+    let mut names = Vec::new();
+    crate::model::walk_block(block, &mut |e| match e {
+        Expr::Call { callee, .. } => names.push(callee.clone()),
+        Expr::FnRef(name) | Expr::Var(name) => names.push(name.clone()),
+        _ => {}
+    });
+    names
 }
 
 /// How many calls down [`Interp::toward`] looks for a dispatcher.
