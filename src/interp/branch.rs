@@ -168,6 +168,16 @@ impl<'p, 'a> Interp<'p, 'a> {
             // An arm for an MCP method on a subject the scan could not compute.
             let blind = matches!(subject, Value::Unknown(_))
                 && patterns.iter().any(|p| matches!(p, Pattern::Str(m) if super::expr::names_a_method(m)));
+            // `case "/health":` on the request's path, in a router above the server: the
+            // probes are POSTed to the server's endpoint, not to a route that never
+            // reaches it.
+            let elsewhere = matches!(subject, Value::Unknown(_))
+                && !patterns.is_empty()
+                && patterns.iter().all(|p| matches!(p, Pattern::Str(r) if r.starts_with('/')))
+                && !self.leads_to_server(&arm.body);
+            if elsewhere {
+                continue;
+            }
             for mut s in pending {
                 let (truth, binding) = kind
                     .clone()
