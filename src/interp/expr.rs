@@ -294,6 +294,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval_all(st, &[collection, key])
                 .into_iter()
                 .map(|(mut s, vals)| {
+                    // `routes[request.method]` on a table keyed by HTTP verbs: the verb,
+                    // POST as probes arrive; no look at the message.
+                    if let (Value::Object(entries), Value::Method(_)) = (&vals[0], &vals[1])
+                        && !entries.is_empty()
+                        && entries.iter().all(|(k, _)| super::HTTP_VERBS.contains(&k.as_str()))
+                    {
+                        let post = entries.iter().find(|(k, _)| k == "POST").map(|(_, v)| v.clone());
+                        return (s, post.unwrap_or(Value::Null));
+                    }
                     // A handler table looked up by method name is a dispatch decision.
                     s.saw_message |= matches!(vals[1], Value::Method(_));
                     let v = self.lookup(&vals[0], &vals[1]);
