@@ -114,23 +114,28 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// Whether function `id` is a dispatcher of the server or calls one, a few calls down
-    /// (what it cannot resolve counts as not leading there).
+    /// (what it cannot resolve counts as not leading there). A "no" is remembered with
+    /// how far down it looked, and holds for any search that may look no further.
     fn toward(&mut self, id: crate::model::FnId, depth: usize) -> bool {
         if self.anchors.contains(&id) {
             return true;
         }
-        if let Some(&known) = self.toward_memo.get(&id) {
-            return known;
+        let reach = TOWARD_DEPTH.saturating_sub(depth);
+        match self.toward_memo.get(&id) {
+            Some(&Toward::Yes) => return true,
+            Some(&Toward::No { looked }) if looked >= reach => return false,
+            _ => {}
         }
         if depth > TOWARD_DEPTH {
             return false;
         }
         // Provisionally not, so that a cycle ends.
-        self.toward_memo.insert(id, false);
-        let callees = callee_names(&self.prog.function(id).body);
-        let found =
-            callees.iter().filter_map(|c| self.prog.resolve(c, id)).any(|f| self.toward(f, depth + 1));
-        self.toward_memo.insert(id, found);
+        self.toward_memo.insert(id, Toward::No { looked: reach });
+        let found = callee_names(&self.prog.function(id).body)
+            .iter()
+            .filter_map(|c| self.prog.resolve(c, id))
+            .any(|f| self.toward(f, depth + 1));
+        self.toward_memo.insert(id, if found { Toward::Yes } else { Toward::No { looked: reach } });
         found
     }
 
@@ -478,6 +483,14 @@ fn callee_names(block: &Block) -> Vec<String> {
         _ => {}
     });
     names
+}
+
+/// What [`Interp::toward`] found for a function: it leads to a dispatcher, or it
+/// does not within `looked` calls down.
+#[derive(Clone, Copy)]
+pub(super) enum Toward {
+    Yes,
+    No { looked: usize },
 }
 
 /// How many calls down [`Interp::toward`] looks for a dispatcher.

@@ -319,7 +319,7 @@ pub struct Interp<'p, 'a> {
     /// Captured locals whose binding says too little (see `Interp::var`).
     not_captured: HashSet<String>,
     /// Whether a function leads to one of the server's dispatchers (see `Interp::toward`).
-    toward_memo: HashMap<FnId, bool>,
+    toward_memo: HashMap<FnId, branch::Toward>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
