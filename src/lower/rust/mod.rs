@@ -1024,9 +1024,27 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
+    // `Value::Object(map)`, `Value::Array(items)`: serde_json's value holding the map
+    // or list, which serialises as it.
+    if args.len() == 1
+        && ["Value::Object", "Value::Array"]
+            .iter()
+            .any(|w| callee.strip_suffix(w).is_some_and(|path| path.is_empty() || path.ends_with("::")))
+    {
+        // `Value::Array(Vec::new())`: an empty list (a `Vec::new()` elsewhere may be
+        // pushed to, which the lowering does not follow).
+        return match args.into_iter().next() {
+            Some(Expr::Call { callee, args, .. }) if callee == "Vec::new" && args.is_empty() => {
+                Expr::Array { items: Vec::new(), span }
+            }
+            Some(inner) => inner,
+            None => Expr::unknown(),
+        };
+    }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
     }
+
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
         let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
