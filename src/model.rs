@@ -49,6 +49,9 @@ pub struct Span {
 /// Index of a function in the scan-wide function table.
 pub type FnId = usize;
 
+/// HTTP verbs, as request methods and `Method::` paths name them (upper-cased).
+pub const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
 pub type Block = Vec<Stmt>;
 
 #[derive(Debug, Clone)]
@@ -343,7 +346,8 @@ pub struct Function {
     /// Parameters declared with a type that excludes null (PHP `string $id`): a call
     /// that passes null to one raises a TypeError instead of running the body.
     pub non_null: Vec<String>,
-    /// Parameters declared with a class type (PHP `MemoryServer $server`): `(name, class)`.
+    /// Parameters declared with one named type (`MemoryServer $server`, `router:
+    /// SessionRouter`, `r *Router`): `(name, type)`; a method called on one is that type's.
     pub param_types: Vec<(String, String)>,
     pub body: Block,
     pub span: Span,

@@ -1196,7 +1196,10 @@ impl<'a> Program<'a> {
     ///   `JSON.parse`);
     /// - `obj.name()` on a value is a method of that name in a related folder, and
     ///   `module::name()` a function of that name anywhere, but `x.name()` on a
-    ///   parameter or variable of the caller is never a module's function.
+    ///   parameter or variable of the caller is never a module's function;
+    /// - `x.name()` on a parameter declared with a type of the code is that type's
+    ///   method (or its one implementation's); an object literal's member is found by
+    ///   its member name, on a value only; Rust's `Self::name()` is the impl's own.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);

@@ -397,7 +397,9 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
         Pattern::Any(binding) => (Some(true), bind(binding, v.clone())),
         Pattern::Str(s) => match v {
             // `switch (req.method) { case "POST": ... }` tests the HTTP verb; probes arrive by POST.
-            Value::Method(_) if super::HTTP_VERBS.contains(&s.as_str()) => (Some(s == "POST"), Vec::new()),
+            Value::Method(_) if crate::model::HTTP_VERBS.contains(&s.as_str()) => {
+                (Some(s == "POST"), Vec::new())
+            }
             Value::Method(m) | Value::Str(m) => (Some(m == s), Vec::new()),
             _ => (None, Vec::new()),
         },

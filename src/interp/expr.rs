@@ -1,6 +1,7 @@
 //! Expressions: values, comparisons, lookups and calls on one path.
 
-use super::{HTTP_VERBS, Interp, MAX_PATHS, SINKS, State, Status};
+use super::{Interp, MAX_PATHS, SINKS, State, Status};
+use crate::model::HTTP_VERBS;
 use crate::model::{Expr, FieldName, FnId, ReplyExpr, Span};
 use crate::value::{Effect, HttpStatus, HttpValue, Reply, Value, error_code, join};
 use std::collections::BTreeMap;
@@ -298,7 +299,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // POST as probes arrive; no look at the message.
                     if let (Value::Object(entries), Value::Method(_)) = (&vals[0], &vals[1])
                         && !entries.is_empty()
-                        && entries.iter().all(|(k, _)| super::HTTP_VERBS.contains(&k.as_str()))
+                        && entries.iter().all(|(k, _)| HTTP_VERBS.contains(&k.as_str()))
                     {
                         let post = entries.iter().find(|(k, _)| k == "POST").map(|(_, v)| v.clone());
                         return (s, post.unwrap_or(Value::Null));
@@ -664,6 +665,42 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
         let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
         (!cut_here).then_some(values)
+    }
+
+    /// `items.map(f)` (or, with `keep`, `items.filter(f)`) over a known list, path by
+    /// path: the list of what `f` returns, or of the items it is known to keep (unknown
+    /// where its truth is).
+    fn each_item(
+        &mut self,
+        s: State,
+        f: FnId,
+        items: &[Value],
+        keep: bool,
+        span: Span,
+    ) -> Vec<(State, Value)> {
+        let mut paths = vec![(s, Some(Vec::new()))];
+        for item in items {
+            let mut next = Vec::new();
+            for (s, done) in paths {
+                for (s2, v) in self.apply(s, f, vec![item.clone()], span) {
+                    let kept = match (keep, v.truthy()) {
+                        (false, _) => Some(Some(v)),
+                        (true, Some(t)) => Some(t.then(|| item.clone())),
+                        (true, None) => None,
+                    };
+                    let done = done.clone().zip(kept).map(|(mut d, k)| {
+                        d.extend(k);
+                        d
+                    });
+                    next.push((s2, done));
+                }
+            }
+            paths = next;
+        }
+        paths
+            .into_iter()
+            .map(|(s, done)| (s, done.map_or_else(Value::unknown, |d| Value::Array(Rc::new(d)))))
+            .collect()
     }
 
     /// Evaluates expressions left to right, forking as each one forks.
@@ -1223,34 +1260,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && (1..=MAPPED_ITEMS).contains(&items.len())
                 && let [Value::Func(f)] = vals.as_slice()
             {
-                let mut paths = vec![(s, Some(Vec::new()))];
-                for item in items.iter() {
-                    let mut next = Vec::new();
-                    for (s, done) in paths {
-                        for (s2, v) in self.apply(s, *f, vec![item.clone()], span) {
-                            let kept = match (each, v.truthy()) {
-                                ("map", _) => Some(Some(v)),
-                                (_, Some(true)) => Some(Some(item.clone())),
-                                (_, Some(false)) => Some(None),
-                                (_, None) => None,
-                            };
-                            let done = match (done.clone(), kept) {
-                                (Some(mut d), Some(k)) => {
-                                    d.extend(k);
-                                    Some(d)
-                                }
-                                _ => None,
-                            };
-                            next.push((s2, done));
-                        }
-                    }
-                    paths = next;
-                }
-                out.extend(
-                    paths
-                        .into_iter()
-                        .map(|(s, done)| (s, done.map_or_else(Value::unknown, |d| Value::Array(Rc::new(d))))),
-                );
+                out.extend(self.each_item(s, *f, items, each == "filter", span));
                 continue;
             }
             // `replies.filter(Boolean)` over a list whose items' truth the path knows.
@@ -1992,9 +2002,6 @@ impl<'p, 'a> Interp<'p, 'a> {
 
 /// Binds a loop's targets to one item: one target takes it whole, several take its
 /// elements (`for key, value in pairs`).
-/// A builder method called on an HTTP response the path holds: `status(code)` sets
-/// the status (unknown when the code is), `body(b)`/`json(b)` the body, and
-/// `header(..)`-like methods keep it as it is. Anything else is not a builder call.
 /// A member of an HTTP answer: `response.status`, `response.body`.
 fn http_member(http: &crate::value::HttpValue, field: &str) -> Option<Value> {
     match field {
@@ -2014,6 +2021,9 @@ fn http_member(http: &crate::value::HttpValue, field: &str) -> Option<Value> {
     }
 }
 
+/// A builder method called on an HTTP response the path holds: `status(code)` sets
+/// the status (unknown when the code is), `body(b)`/`json(b)` the body, and
+/// `header(..)`-like methods keep it as it is. Anything else is not a builder call.
 fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option<Value> {
     use crate::value::{HttpStatus, HttpValue};
     let mut built = HttpValue { status: h.status, body: h.body.clone(), span: h.span };
@@ -2120,12 +2130,12 @@ fn known_kind(v: &Value) -> bool {
     )
 }
 
-/// Methods that turn an instance into its JSON fields when its class does not define
-/// them (pydantic `model_dump`, `to_dict`, `jsonSerialize`, `toJSON`).
 /// The most items of a known list that `map` hands to a function one by one (a batch
 /// the path built is short: `[message]`).
 const MAPPED_ITEMS: usize = 4;
 
+/// Methods that turn an instance into its JSON fields when its class does not define
+/// them (pydantic `model_dump`, `to_dict`, `jsonSerialize`, `toJSON`).
 const SERIALISERS: &[&str] = &[
     "model_dump",
     "dict",

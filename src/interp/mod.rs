@@ -170,8 +170,6 @@ pub(super) fn message_kind_truth(name: &str, has_id: bool) -> Option<bool> {
     }
 }
 
-const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Status {
     Running,

@@ -101,8 +101,9 @@ pub struct Ctx<'a> {
     /// Type names that are a web framework's response in this file (Python: Werkzeug's
     /// `Response` imported): a parameter of that type is where the answer is written.
     pub response_types: Vec<String>,
-    /// Parameters of the function being lowered that hold its HTTP request (Rust:
-    /// `req: Request`, `req: HttpRequest`): their verb is the probes' POST.
+    /// Parameters of the function being lowered that hold its HTTP request (Rust
+    /// `req: Request`, PHP `Request $request`): what the framework's accessors read
+    /// from them (the verb, the decoded body) is known.
     pub request_params: Vec<String>,
     /// Anonymous functions met inside expressions (`lambda m: None`), added to the
     /// file's functions when its top level is recorded.

@@ -129,85 +129,50 @@ fn use_hints(path: &str) -> Vec<String> {
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
     let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
     let params_node = node.child_by_field_name("parameters");
-    let params: Vec<String> = params_node
-        .map(|p| {
-            children(p)
-                .into_iter()
-                .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| c.child_by_field_name("pattern").map(|n| param_name(ctx, n)))
-                .collect()
-        })
-        .unwrap_or_default();
+    // One pass over the parameters: their names; those holding the HTTP request (a
+    // crate's own request type, actix's `HttpRequest`, `Request<Body>` of http, hyper
+    // and axum); those an extractor decodes the message into (`Json(message):
+    // Json<Message>`, holding it before the body runs); and those declared with one
+    // named type (`router: &SessionRouter`).
+    let (mut params, mut request_params, mut decoded_params, mut types) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for c in params_node.map(children).unwrap_or_default().into_iter().filter(|c| c.kind() == "parameter") {
+        let Some(pattern) = c.child_by_field_name("pattern") else { continue };
+        let name = param_name(ctx, pattern);
+        if let Some(t) = c.child_by_field_name("type") {
+            let full = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
+            let base = crate::lower::last_segment(full.split('<').next().unwrap_or(full));
+            if ctx.request_types.iter().any(|r| r == base)
+                || base == "HttpRequest"
+                || (base == "Request" && full.contains('<'))
+            {
+                request_params.push(name.clone());
+            }
+            let named = if t.kind() == "reference_type" { t.child_by_field_name("type") } else { Some(t) };
+            if pattern.kind() == "identifier"
+                && let Some(named) = named.filter(|n| n.kind() == "type_identifier")
+            {
+                types.push((name.clone(), ctx.text(named).to_string()));
+            }
+        }
+        if pattern.kind() == "tuple_struct_pattern"
+            && pattern.child_by_field_name("type").is_some_and(|t| {
+                frameworks::JSON_EXTRACTORS.contains(&crate::lower::last_segment(ctx.text(t)))
+            })
+        {
+            decoded_params.push(name.clone());
+        }
+        params.push(name);
+    }
     let signature = [params_node, node.child_by_field_name("return_type")]
         .into_iter()
         .flatten()
         .map(|n| ctx.text(n))
         .collect::<String>();
-    let takes_request = params_node.is_some_and(|p| {
-        children(p).into_iter().filter_map(|c| c.child_by_field_name("type")).any(|t| {
-            let ty = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
-            let ty = ty.split('<').next().unwrap_or(ty);
-            ctx.request_types.iter().any(|r| ty == r || ty.ends_with(&format!("::{r}")))
-        })
-    });
-    // The parameters holding the HTTP request: a crate's own request type, actix's
-    // `HttpRequest`, or `Request<Body>` (http, hyper, axum).
-    let request_params: Vec<String> = params_node
-        .map(|p| {
-            children(p)
-                .into_iter()
-                .filter(|c| c.kind() == "parameter")
-                .filter(|c| {
-                    c.child_by_field_name("type").is_some_and(|t| {
-                        let full = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
-                        let base = crate::lower::last_segment(full.split('<').next().unwrap_or(full));
-                        ctx.request_types.iter().any(|r| r == base)
-                            || base == "HttpRequest"
-                            || (base == "Request" && full.contains('<'))
-                    })
-                })
-                .filter_map(|c| c.child_by_field_name("pattern").map(|n| param_name(ctx, n)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || takes_request;
-    // `Json(message): Json<Message>`: the framework decodes the body into the
-    // parameter before the handler runs, so it holds the message.
-    let decoded_params: Vec<String> = params_node
-        .map(|p| {
-            children(p)
-                .into_iter()
-                .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| c.child_by_field_name("pattern"))
-                .filter(|pat| {
-                    pat.kind() == "tuple_struct_pattern"
-                        && pat.child_by_field_name("type").is_some_and(|t| {
-                            frameworks::JSON_EXTRACTORS.contains(&crate::lower::last_segment(ctx.text(t)))
-                        })
-                })
-                .map(|pat| param_name(ctx, pat))
-                .collect()
-        })
-        .unwrap_or_default();
+    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || !request_params.is_empty();
     let body = node.child_by_field_name("body");
     let associated = owner.is_some()
         && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
-    // `router: &SessionRouter`: a parameter declared with one named type.
-    let types: Vec<(String, String)> = params_node
-        .map(|p| {
-            children(p)
-                .into_iter()
-                .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| {
-                    let pattern = c.child_by_field_name("pattern")?;
-                    let ty = c.child_by_field_name("type")?;
-                    let ty = if ty.kind() == "reference_type" { ty.child_by_field_name("type")? } else { ty };
-                    (pattern.kind() == "identifier" && ty.kind() == "type_identifier")
-                        .then(|| (ctx.text(pattern).to_string(), ctx.text(ty).to_string()))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     let params = super::Params { associated, types, ..params.into() };
     super::push_function(
         ctx,
@@ -914,14 +879,12 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
-/// HTTP verbs, as `Method::` paths name them (upper-cased).
-const HTTP_VERB_NAMES: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-
 /// `Method::POST` (http, hyper, actix), `Method::Post` (workers-rs): the verb it names.
 fn http_verb(path: &str) -> Option<String> {
     let (ty, verb) = path.rsplit_once("::")?;
     let verb = verb.to_ascii_uppercase();
-    (crate::lower::last_segment(ty) == "Method" && HTTP_VERB_NAMES.contains(&verb.as_str())).then_some(verb)
+    (crate::lower::last_segment(ty) == "Method" && crate::model::HTTP_VERBS.contains(&verb.as_str()))
+        .then_some(verb)
 }
 
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
