@@ -49,6 +49,9 @@ pub struct Program<'a> {
     /// Per Go file (by path): the folders of the repository's own packages it
     /// imports, found through the go.mod module paths.
     go_local: HashMap<&'a str, Vec<String>>,
+    /// Per Go package (by folder): the folders of the repository's own packages any
+    /// of its files imports. A package is one scope, whichever file names the import.
+    go_package_local: HashMap<&'a str, Vec<String>>,
     /// The folders of the repository's Go modules (where their `go.mod` files are).
     go_module_dirs: Vec<String>,
     /// Per Rust file (by path): the folders of the workspace's crates it `use`s.
@@ -381,6 +384,7 @@ impl<'a> Program<'a> {
             calls: std::sync::OnceLock::new(),
             file_names,
             go_local: HashMap::default(),
+            go_package_local: HashMap::default(),
             go_module_dirs: Vec::new(),
             crate_local: HashMap::default(),
             writes,
@@ -583,6 +587,12 @@ impl<'a> Program<'a> {
                 })
                 .collect();
             if !local.is_empty() {
+                let package = self.go_package_local.entry(dir_of(&file.path)).or_default();
+                for d in &local {
+                    if !package.contains(d) {
+                        package.push(d.clone());
+                    }
+                }
                 self.go_local.insert(file.path.as_str(), local);
             }
         }
@@ -675,8 +685,8 @@ impl<'a> Program<'a> {
     pub fn imports(&self, caller: &FileFacts, path: &str) -> bool {
         imported(caller, path)
             || self
-                .go_local
-                .get(caller.path.as_str())
+                .go_package_local
+                .get(dir_of(&caller.path))
                 .is_some_and(|dirs| dirs.iter().any(|d| d == dir_of(path)))
             || self.crate_local.get(caller.path.as_str()).is_some_and(|dirs| {
                 dirs.iter().any(|d| {
