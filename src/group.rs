@@ -802,7 +802,9 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let carriers: Vec<FnId> = ancestors[gi]
             .iter()
             .copied()
-            .filter(|&a| only_this(a) && !is_test(a) && (near(a) || linked(a)))
+            // An HTTP route reaching the dispatch carries messages wherever it sits (a
+            // router module handed the server object by the app that mounts it).
+            .filter(|&a| only_this(a) && !is_test(a) && (near(a) || linked(a) || is_route(a)))
             // A loop that reads through a helper of its own (`request = self._read()`)
             // reads too; a function calling a carrier above the dispatch does not.
             .filter(|&a| {

@@ -635,6 +635,73 @@ impl<'a> Program<'a> {
             .map(String::as_str)
     }
 
+    /// Whether `name` is a parameter of the function or of a function around it (a
+    /// closure's captured parameter), and not a variable it assigns first.
+    fn is_parameter(&self, from: FnId, name: &str) -> bool {
+        let mut at = Some(from);
+        for _ in 0..8 {
+            let Some(id) = at else { return false };
+            let f = self.function(id);
+            if f.params.iter().any(|p| p.trim_start_matches('$') == name) {
+                return true;
+            }
+            let mut assigned = false;
+            crate::model::walk_statements(&f.body, &mut |stmt| {
+                assigned |=
+                    matches!(stmt, Stmt::Assign { target, .. } if target.trim_start_matches('$') == name);
+            });
+            if assigned {
+                return false;
+            }
+            // A nested named function (Python's `def` inside `def`) encloses by its span.
+            at = self.enclosing_function(id).or_else(|| {
+                let span = f.span;
+                self.functions
+                    .iter()
+                    .enumerate()
+                    .filter(|(o, (_, g))| {
+                        *o != id
+                            && g.span.file == span.file
+                            && g.span.start <= span.start
+                            && span.end <= g.span.end
+                            && (g.span.start, g.span.end) != (span.start, span.end)
+                    })
+                    .min_by_key(|(_, (_, g))| g.span.end - g.span.start)
+                    .map(|(o, _)| o)
+            });
+        }
+        false
+    }
+
+    /// Whether a variable of the caller's file holds an instance of a class a package
+    /// outside the scanned code exports: it is assigned `new C(..)` (or `C(..)`) of a
+    /// name imported from such a package, and otherwise only values that build nothing
+    /// (`transports[sessionId]`, another variable), never the result of another call.
+    fn external_instance(&self, caller: &FileFacts, var: &str) -> bool {
+        let external = |callee: &str| {
+            caller
+                .package_names
+                .iter()
+                .any(|(local, package)| local == callee && !self.file_names.contains(package.as_str()))
+        };
+        let mut built = false;
+        let mut other_call = false;
+        for f in &caller.functions {
+            crate::model::walk_statements(&f.body, &mut |stmt| {
+                if let Stmt::Assign { target, value, .. } = stmt
+                    && target.trim_start_matches('$') == var
+                {
+                    match value {
+                        Expr::Call { callee, receiver: None, .. } if external(callee) => built = true,
+                        Expr::Call { .. } => other_call = true,
+                        _ => {}
+                    }
+                }
+            });
+        }
+        built && !other_call
+    }
+
     /// Whether `caller` imports a package of the project unit the file at `path`
     /// belongs to: for Go its module (`go.mod`), for Python its top-level package, for
     /// PHP, JavaScript and TypeScript the folder of a module it imports. A
@@ -1313,6 +1380,11 @@ impl<'a> Program<'a> {
         {
             return Some(id);
         }
+        // `transport.handleRequest(..)` on `transport = new StreamableHTTPServerTransport(..)`
+        // whose class a package outside the scanned code exports: the package's method.
+        if on_value && !head.is_empty() && self.external_instance(caller, head) {
+            return None;
+        }
         // The same file first, then the same folder: the common case, found without a scan.
         if let Some(local) = self.by_dir.get(&(dir_of(&caller.path), name)) {
             let same_file = |id: &FnId| self.file_of(*id).path == caller.path;
@@ -1347,6 +1419,22 @@ impl<'a> Program<'a> {
         let bare = qualifier.is_empty() && caller.language != Language::Rust;
         let anywhere = bare || typed || path;
         let pick = self.nearest(from, pool.iter().map(|&id| (self.function(id).span.file, id)), anywhere);
+        // `server.handleRequest(req.body)` on a parameter (a router module exporting
+        // `(server) => router`, handed the instance by its importer): the method of
+        // that name, when the scanned code has exactly one and it belongs to a class.
+        if pick.is_none()
+            && !head.is_empty()
+            && !qualifier.contains(['.', '(', '[', ':'])
+            && matches!(
+                caller.language,
+                Language::JavaScript | Language::TypeScript | Language::Python | Language::Php
+            )
+            && self.is_parameter(from, head)
+            && let [only] = pool.as_slice()
+            && self.function(*only).owner.is_some()
+        {
+            return Some(*only);
+        }
         if pick.is_some() || caller.language != Language::Go {
             return pick;
         }

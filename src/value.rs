@@ -480,6 +480,14 @@ pub(crate) fn promote(object: Value, span: crate::model::Span) -> Value {
     if get("jsonrpc").is_none() && get("result").is_none() && matches!(get("error"), Some(Value::Str(_))) {
         return object;
     }
+    // `['id' => $session, 'error' => Response::json(.., 404)]`: a helper's record holding
+    // an HTTP response its caller may send. A JSON-RPC error is an object, not a response.
+    if get("jsonrpc").is_none()
+        && get("result").is_none()
+        && get("error").is_some_and(|e| e.as_http().is_some())
+    {
+        return object;
+    }
     let id = get("id").unwrap_or(Value::Null);
     let result_known = get("result").is_some_and(|r| r.is_nullish() == Some(false));
     let error = get("error").filter(|e| e.is_nullish() != Some(true));

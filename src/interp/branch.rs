@@ -580,10 +580,12 @@ fn refuses_envelope(
 fn refine(st: &mut State, cond: &Expr, holds: bool) {
     match cond {
         Expr::Not(inner) => refine(st, inner, !holds),
-        Expr::Member { item, .. } | Expr::Eq { left: item, .. }
-            if holds ^ matches!(cond, Expr::Eq { negated: true, .. }) =>
-        {
-            mark_checked(st, item)
+        Expr::Member { item, .. } if holds => mark_checked(st, item),
+        // `version == requested` holding, whichever side the client's version is on
+        // (`for _, version := range supported { if version == requested {..} }`).
+        Expr::Eq { left, right, negated } if holds ^ negated => {
+            mark_checked(st, left);
+            mark_checked(st, right);
         }
         // `if supported[v]` (a table of supported values, Go's `map[string]bool`) holding:
         // `v` is a key of the table.

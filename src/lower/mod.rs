@@ -784,6 +784,18 @@ pub fn object(entries: Vec<(String, Expr)>, span: Span) -> Expr {
     if framed && given("result") && given("error") {
         return Expr::Object { entries, span };
     }
+    // `['id' => $session, 'error' => Response::json(.., 404)]` without `jsonrpc`: what
+    // the call builds decides whether this is a reply (a JSON-RPC error is an object, not
+    // an HTTP response), so the interpreter promotes it once the value is known.
+    if framed
+        && !has("jsonrpc")
+        && matches!(
+            entries.iter().find(|(k, _)| k == "error"),
+            Some((_, Expr::Call { .. } | Expr::Http { .. } | Expr::HttpWith { .. }))
+        )
+    {
+        return Expr::Object { entries, span };
+    }
     if framed {
         if let Some((_, v)) = entries.iter().find(|(k, _)| k == "error")
             && !matches!(v, Expr::Null)

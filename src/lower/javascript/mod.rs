@@ -194,6 +194,25 @@ fn statement(
     }
 }
 
+/// `const { A, B: C } = require("@acme/sdk")`: the local names a package (not a
+/// relative path) gives, with its last path segment.
+fn note_required_names(ctx: &Ctx, pattern: Node, module: &str, facts: &mut FileFacts) {
+    if module.starts_with(['.', '/']) || module.starts_with("@/") || module.starts_with("~/") {
+        return;
+    }
+    let package = module.rsplit('/').next().unwrap_or(module).to_string();
+    for c in children(pattern) {
+        let local = match c.kind() {
+            "shorthand_property_identifier_pattern" => Some(c),
+            "pair_pattern" => c.child_by_field_name("value").filter(|v| v.kind() == "identifier"),
+            _ => None,
+        };
+        if let Some(local) = local {
+            facts.package_names.push((ctx.text(local).to_string(), package.clone()));
+        }
+    }
+}
+
 /// `import { negotiate as n } from "@acme/handshake"`: the local names a package
 /// (not a relative path) gives, with its last path segment.
 fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
@@ -273,6 +292,17 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         // that module, not as a local value.
         let required = value.kind() == "call_expression"
             && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "require");
+        // `const { StreamableHTTPServerTransport } = require("@acme/sdk/http.js")`: the
+        // names a package gives, as `import { .. } from` notes them.
+        if required
+            && let Some(module) = value
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+                .filter(|m| m.kind() == "string")
+        {
+            let module = unquote(ctx.text(module));
+            note_required_names(ctx, name, &module, facts);
+        }
         // `const { id, method } = message` reads the fields by name.
         let source = expr(ctx, js, value, facts);
         out.extend(pattern_reads(ctx, name, &source, !required, span));

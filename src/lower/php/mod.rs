@@ -890,12 +890,18 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         facts.http_handlers.push(handler);
         return Expr::unknown();
     }
-    // `response()->json($data, 202)`, `Response::json($data)`.
+    // `response()->json($data, 202)`, `Response::json($data)` (a framework's: the code's
+    // own `Response` class is run as written).
     if frameworks::RESPONSE_METHODS.contains(&name.as_str())
-        && (object_text.starts_with("response(") || object_text == "Response")
+        && (object_text.starts_with("response(")
+            || (object_text == "Response" && !ctx.own_names.iter().any(|n| n == "Response")))
     {
+        // Laravel's `noContent($status = 204, $headers = [])`.
         if name == "noContent" {
-            return Expr::Http { status: Some(204), body: None, span };
+            return match args.first() {
+                None => Expr::Http { status: Some(204), body: None, span },
+                Some(status) => super::http_answer(status.clone(), Expr::Str(String::new()), span),
+            };
         }
         return http_response(frameworks::Order::BodyStatus, args, span);
     }
