@@ -73,6 +73,9 @@ pub struct Program<'a> {
     /// The stems and folder names of the scanned files: a package an import names
     /// that is none of them is outside the scanned code.
     file_names: HashSet<&'a str>,
+    /// Per file (by path): the variables that hold instances of classes packages
+    /// outside the scanned code export (see [`Program::external_instances`]).
+    external_instances: HashMap<&'a str, HashSet<&'a str>>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
     /// The classes that name each class among their bases.
@@ -223,6 +226,38 @@ fn enclosing_functions(functions: &[(&FileFacts, &Function)]) -> Vec<Option<FnId
                 .min_by_key(|&o| functions[o].1.span.end - functions[o].1.span.start)
         })
         .collect()
+}
+
+/// The variables of a file that hold an instance of a class a package outside the
+/// scanned code exports: each is assigned `new C(..)` (or `C(..)`) of a name imported
+/// from such a package, and otherwise only values that build nothing
+/// (`transports[sessionId]`, another variable), never the result of another call.
+fn external_instances<'f>(file: &'f FileFacts, file_names: &HashSet<&str>) -> HashSet<&'f str> {
+    let external = |callee: &str| {
+        file.package_names
+            .iter()
+            .any(|(local, package)| local == callee && !file_names.contains(package.as_str()))
+    };
+    let mut built: HashSet<&str> = HashSet::default();
+    let mut other_call: HashSet<&str> = HashSet::default();
+    for f in &file.functions {
+        crate::model::walk_statements(&f.body, &mut |stmt| {
+            if let Stmt::Assign { target, value, .. } = stmt {
+                let var = target.trim_start_matches('$');
+                match value {
+                    Expr::Call { callee, receiver: None, .. } if external(callee) => {
+                        built.insert(var);
+                    }
+                    Expr::Call { .. } => {
+                        other_call.insert(var);
+                    }
+                    _ => {}
+                }
+            }
+        });
+    }
+    built.retain(|v| !other_call.contains(v));
+    built
 }
 
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
@@ -377,7 +412,14 @@ impl<'a> Program<'a> {
                 file_names.insert(part.split('.').next().unwrap_or(part));
             }
         }
+        let external_instances = files
+            .iter()
+            .filter(|f| !f.package_names.is_empty())
+            .map(|f| (f.path.as_str(), external_instances(f, &file_names)))
+            .filter(|(_, vars)| !vars.is_empty())
+            .collect();
         let mut prog = Program {
+            external_instances,
             values,
             enclosing,
             entry_arguments: std::sync::Mutex::default(),
@@ -671,35 +713,6 @@ impl<'a> Program<'a> {
             });
         }
         false
-    }
-
-    /// Whether a variable of the caller's file holds an instance of a class a package
-    /// outside the scanned code exports: it is assigned `new C(..)` (or `C(..)`) of a
-    /// name imported from such a package, and otherwise only values that build nothing
-    /// (`transports[sessionId]`, another variable), never the result of another call.
-    fn external_instance(&self, caller: &FileFacts, var: &str) -> bool {
-        let external = |callee: &str| {
-            caller
-                .package_names
-                .iter()
-                .any(|(local, package)| local == callee && !self.file_names.contains(package.as_str()))
-        };
-        let mut built = false;
-        let mut other_call = false;
-        for f in &caller.functions {
-            crate::model::walk_statements(&f.body, &mut |stmt| {
-                if let Stmt::Assign { target, value, .. } = stmt
-                    && target.trim_start_matches('$') == var
-                {
-                    match value {
-                        Expr::Call { callee, receiver: None, .. } if external(callee) => built = true,
-                        Expr::Call { .. } => other_call = true,
-                        _ => {}
-                    }
-                }
-            });
-        }
-        built && !other_call
     }
 
     /// Whether `caller` imports a package of the project unit the file at `path`
@@ -1382,7 +1395,10 @@ impl<'a> Program<'a> {
         }
         // `transport.handleRequest(..)` on `transport = new StreamableHTTPServerTransport(..)`
         // whose class a package outside the scanned code exports: the package's method.
-        if on_value && !head.is_empty() && self.external_instance(caller, head) {
+        if on_value
+            && !head.is_empty()
+            && self.external_instances.get(caller.path.as_str()).is_some_and(|vars| vars.contains(head))
+        {
             return None;
         }
         // The same file first, then the same folder: the common case, found without a scan.
@@ -1429,9 +1445,9 @@ impl<'a> Program<'a> {
                 caller.language,
                 Language::JavaScript | Language::TypeScript | Language::Python | Language::Php
             )
-            && self.is_parameter(from, head)
             && let [only] = pool.as_slice()
             && self.function(*only).owner.is_some()
+            && self.is_parameter(from, head)
         {
             return Some(*only);
         }
@@ -1499,6 +1515,14 @@ impl<'a> Program<'a> {
         let literal = |e: &'a Expr| matches!(e, Expr::Str(_) | Expr::Int(_)).then_some(e);
         if let Some(e) = self.global(name, from) {
             return literal(e);
+        }
+        // `Method.PING.value` (Python's `Enum`), `Method::Ping->value` (PHP's backed
+        // enum): the value of the member, a constant of its class.
+        if let Some(member) = name.strip_suffix(".value").or_else(|| name.strip_suffix("->value"))
+            && member.rsplit(['.', ':']).nth(1).is_some_and(|t| t.starts_with(char::is_uppercase))
+            && let Some(e) = self.constant(member, from)
+        {
+            return Some(e);
         }
         let (base, member) = name.rsplit_once("::").or_else(|| name.rsplit_once('.'))?;
         if let Some(Expr::Object { entries, .. }) = self.object_path(base, from) {
