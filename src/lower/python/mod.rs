@@ -1160,16 +1160,8 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         "self.send_response" | "self.send_error"
             if !args.is_empty() && !own(crate::lower::last_segment(&callee)) =>
         {
-            let status = args.swap_remove(0);
-            let http = match status {
-                Expr::Int(n) => Expr::Http { status: u16::try_from(n).ok(), body: None, span },
-                other => Expr::HttpWith {
-                    status: Box::new(other),
-                    body: Box::new(Expr::Null),
-                    null_is_empty: true,
-                    span,
-                },
-            };
+            // A number, `HTTPStatus.ACCEPTED`, or a value evaluated where it is sent.
+            let http = status_answer(args.swap_remove(0), span);
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
         "self.wfile.write" if args.len() == 1 => {
