@@ -74,7 +74,7 @@ pub struct Program<'a> {
     /// that is none of them is outside the scanned code.
     file_names: HashSet<&'a str>,
     /// Per file (by path): the variables that hold instances of classes packages
-    /// outside the scanned code export (see [`Program::external_instances`]).
+    /// outside the scanned code export (see [`external_instances`]).
     external_instances: HashMap<&'a str, HashSet<&'a str>>,
     /// Classes by name, in file order.
     classes: HashMap<&'a str, Vec<(&'a FileFacts, &'a crate::model::ClassDef)>>,
