@@ -181,6 +181,48 @@ fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Op
     })
 }
 
+/// A table a closure reads from the function around it: `dispatch`, defined in
+/// `serveStdio({ handlers })`, looks up `handlers[method]`.
+fn captured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Expr> {
+    let outer = prog.outer_function(id)?;
+    local_table(&prog.function(outer).body, name)
+        .or_else(|| local_made_table(prog, outer, name))
+        .or_else(|| param_table(prog, outer, name, 3))
+        .or_else(|| destructured_table(prog, outer, name))
+}
+
+/// The table a destructured parameter is handed: `function serveStdio({ handlers })`
+/// called as `serveStdio({ input, handlers: createHandlers(context) })`, or with the
+/// table itself under that key.
+fn destructured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Expr> {
+    let f = prog.function(id);
+    // The parameter's pattern reads `name = __argN["key"]` first thing.
+    let (arg, key) = f.body.iter().find_map(|s| match s {
+        Stmt::Assign { target, value: Expr::Lookup { collection, key }, .. } if target == name => {
+            match (collection.as_ref(), key.as_ref()) {
+                (Expr::Var(a), Expr::Str(k)) if a.starts_with("__arg") => Some((a.as_str(), k.as_str())),
+                _ => None,
+            }
+        }
+        _ => None,
+    })?;
+    let index = f.params.iter().position(|p| p == arg)?;
+    prog.calls_named(&f.name).iter().find_map(|&(caller, call)| {
+        let Expr::Call { callee, args, .. } = call else { return None };
+        if caller == id || prog.resolve(callee, caller) != Some(id) {
+            return None;
+        }
+        let Expr::Object { entries, .. } = args.get(index)? else { return None };
+        match &entries.iter().find(|(k, _)| k == key)?.1 {
+            table @ Expr::Object { .. } => Some(table),
+            Expr::Call { callee: maker, receiver: None, .. } => {
+                prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
+            }
+            _ => None,
+        }
+    })
+}
+
 /// The table a local is bound to by a call that returns one (`const handlers =
 /// buildHandlers(tools)`).
 fn local_made_table<'a>(prog: &Program<'a>, here: FnId, name: &str) -> Option<&'a Expr> {
@@ -295,6 +337,8 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                     .global(name, id)
                     .or_else(|| local_table(&f.body, name))
                     .or_else(|| param_table(prog, id, name, 3))
+                    .or_else(|| destructured_table(prog, id, name))
+                    .or_else(|| captured_table(prog, id, name))
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()))
                     // A table of labels (`"ping": "liveness"`) names methods for a log
                     // line; it dispatches nothing. A string that names a function or a

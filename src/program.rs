@@ -66,6 +66,9 @@ pub struct Program<'a> {
     /// Per function: for a closure (`__fn_<line>_<column>`), the innermost function
     /// whose text holds it.
     enclosing: Vec<Option<FnId>>,
+    /// Per function: the function whose text holds it, named nested functions
+    /// included (see [`outer_functions`]).
+    outer: Vec<Option<FnId>>,
     /// Per function: the names that hold values there (its parameters and the
     /// variables it assigns), sorted: `x.get(..)` on one of them is a method of the
     /// value, never a module's function of that name.
@@ -201,31 +204,39 @@ fn one_binding<'x, 'e: 'x>(
 
 /// For each closure (`__fn_<line>_<column>`), the innermost function of its file
 /// whose text holds it.
-fn enclosing_functions(functions: &[(&FileFacts, &Function)]) -> Vec<Option<FnId>> {
+fn enclosing_functions(functions: &[(&FileFacts, &Function)], outer: &[Option<FnId>]) -> Vec<Option<FnId>> {
+    functions.iter().zip(outer).map(|((_, f), o)| o.filter(|_| f.name.starts_with("__fn_"))).collect()
+}
+
+/// Per function: the innermost function whose text holds it (a closure's, and a
+/// nested named function's: Python's `def` in a `def`, `const dispatch = (m) => ..`
+/// in a function). The functions of a file are visited in order of their start, with
+/// a stack of the ones still open.
+fn outer_functions(functions: &[(&FileFacts, &Function)]) -> Vec<Option<FnId>> {
+    let mut out = vec![None; functions.len()];
     let mut by_file: HashMap<u32, Vec<FnId>> = HashMap::default();
     for (id, (_, f)) in functions.iter().enumerate() {
         by_file.entry(f.span.file).or_default().push(id);
     }
-    functions
-        .iter()
-        .enumerate()
-        .map(|(id, (_, f))| {
-            if !f.name.starts_with("__fn_") {
-                return None;
+    for ids in by_file.values_mut() {
+        let span = |id: FnId| functions[id].1.span;
+        // Outer first where two start together.
+        ids.sort_by_key(|&id| (span(id).start, std::cmp::Reverse(span(id).end)));
+        let mut open: Vec<FnId> = Vec::new();
+        for &id in ids.iter() {
+            let s = span(id);
+            while let Some(&top) = open.last() {
+                let t = span(top);
+                if t.start <= s.start && s.end <= t.end && (t.start, t.end) != (s.start, s.end) {
+                    break;
+                }
+                open.pop();
             }
-            by_file[&f.span.file]
-                .iter()
-                .copied()
-                .filter(|&o| o != id)
-                .filter(|&o| {
-                    let s = functions[o].1.span;
-                    s.start <= f.span.start
-                        && f.span.end <= s.end
-                        && (s.start, s.end) != (f.span.start, f.span.end)
-                })
-                .min_by_key(|&o| functions[o].1.span.end - functions[o].1.span.start)
-        })
-        .collect()
+            out[id] = open.last().copied();
+            open.push(id);
+        }
+    }
+    out
 }
 
 /// The variables of a file that hold an instance of a class a package outside the
@@ -405,7 +416,8 @@ impl<'a> Program<'a> {
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
-        let enclosing = enclosing_functions(&functions);
+        let outer = outer_functions(&functions);
+        let enclosing = enclosing_functions(&functions, &outer);
         let mut file_names: HashSet<&str> = HashSet::default();
         for file in files {
             for part in file.path.split('/') {
@@ -422,6 +434,7 @@ impl<'a> Program<'a> {
             external_instances,
             values,
             enclosing,
+            outer,
             entry_arguments: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
             file_names,
@@ -695,24 +708,16 @@ impl<'a> Program<'a> {
             if assigned {
                 return false;
             }
-            // A nested named function (Python's `def` inside `def`) encloses by its span.
-            at = self.enclosing_function(id).or_else(|| {
-                let span = f.span;
-                self.functions
-                    .iter()
-                    .enumerate()
-                    .filter(|(o, (_, g))| {
-                        *o != id
-                            && g.span.file == span.file
-                            && g.span.start <= span.start
-                            && span.end <= g.span.end
-                            && (g.span.start, g.span.end) != (span.start, span.end)
-                    })
-                    .min_by_key(|(_, (_, g))| g.span.end - g.span.start)
-                    .map(|(o, _)| o)
-            });
+            at = self.outer_function(id);
         }
         false
+    }
+
+    /// The function a function is written in: a closure's, and a nested named
+    /// function's (Python's `def` inside `def`, `const dispatch = (m) => ..` inside
+    /// another function).
+    pub fn outer_function(&self, id: FnId) -> Option<FnId> {
+        self.outer[id]
     }
 
     /// Whether `caller` imports a package of the project unit the file at `path`
@@ -1168,7 +1173,7 @@ impl<'a> Program<'a> {
 
     /// Whether a function is a closure inside another one.
     pub fn in_closure(&self, id: FnId) -> bool {
-        self.enclosing[id].is_some()
+        self.outer[id].is_some()
     }
 
     /// The function whose text holds a closure, if `id` is one.
@@ -1182,7 +1187,7 @@ impl<'a> Program<'a> {
     /// the name again (state the closures change has no one value).
     pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         let mut closure = from;
-        while let Some(outer) = self.enclosing[closure] {
+        while let Some(outer) = self.outer[closure] {
             let within = |id: FnId| {
                 let (o, i) = (self.function(outer).span, self.function(id).span);
                 o.file == i.file && o.start <= i.start && i.end <= o.end
@@ -1192,7 +1197,23 @@ impl<'a> Program<'a> {
                 .flat_map(|id| self.assignments(id, name).into_iter().map(move |v| (id, v)))
                 .collect();
             match bindings.as_slice() {
+                // `function serveStdio({ handlers })`: what its one caller hands it under
+                // that key (`serveStdio({ handlers: createHandlers(ctx) })`).
+                [(id, Expr::Lookup { collection, key })] if *id == outer => {
+                    if let (Expr::Var(arg), Expr::Str(k)) = (collection.as_ref(), key.as_ref())
+                        && let Some(index) = self.function(outer).params.iter().position(|p| p == arg)
+                        && let Some(Expr::Object { entries, .. }) = self.entry_argument(outer, index)
+                        && let Some((_, v)) = entries.iter().find(|(name, _)| name == k)
+                    {
+                        return Some(v);
+                    }
+                    return bindings.first().map(|(_, v)| *v);
+                }
                 [(id, value)] if *id == outer => return Some(*value),
+                // A parameter of the function around it: what its one caller hands it.
+                [] if let Some(index) = self.function(outer).params.iter().position(|p| p == name) => {
+                    return self.entry_argument(outer, index);
+                }
                 [] if !self.holds_value(outer, name) => closure = outer,
                 _ => return None,
             }
