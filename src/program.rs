@@ -1185,9 +1185,16 @@ impl<'a> Program<'a> {
     /// (`const handlers = build(tools); rl.on("line", (l) => run(l, handlers))`): the
     /// one binding there, when neither that function nor a closure inside it assigns
     /// the name again (state the closures change has no one value).
+    ///
+    /// A named function written inside another (`const tail = async () => ..`, a
+    /// nested `def`) runs while the outer function's locals hold their values of the
+    /// moment, which no one binding says: it reads only what the outer function's
+    /// caller hands in (a parameter, a destructured option).
     pub fn captured(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         let mut closure = from;
+        let mut named = false;
         while let Some(outer) = self.outer[closure] {
+            named |= self.enclosing[closure].is_none();
             let within = |id: FnId| {
                 let (o, i) = (self.function(outer).span, self.function(id).span);
                 o.file == i.file && o.start <= i.start && i.end <= o.end
@@ -1207,9 +1214,9 @@ impl<'a> Program<'a> {
                     {
                         return Some(v);
                     }
-                    return bindings.first().map(|(_, v)| *v);
+                    return bindings.first().map(|(_, v)| *v).filter(|_| !named);
                 }
-                [(id, value)] if *id == outer => return Some(*value),
+                [(id, value)] if *id == outer && !named => return Some(*value),
                 // A parameter of the function around it: what its one caller hands it.
                 [] if let Some(index) = self.function(outer).params.iter().position(|p| p == name) => {
                     return self.entry_argument(outer, index);

@@ -889,6 +889,10 @@ fn http_verb(path: &str) -> Option<String> {
 
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
+/// Types whose `new()` is an empty text or body: `Bytes::new()`, `String::new()`,
+/// http-body-util's `Empty::new()`.
+const EMPTY_NEW_TYPES: &[&str] = &["Bytes", "BytesMut", "String", "Empty"];
+
 /// Constructors of smart pointers and cells: the value they hold is the value used.
 const POINTER_WRAPPERS: &[&str] = &[
     "Box::new",
@@ -1097,6 +1101,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "empty" && BODY_TYPES.contains(&crate::lower::last_segment(callee.trim_end_matches("::empty")))
     {
         return Expr::Null;
+    }
+    // `Bytes::new()`, `String::new()`, `Empty::new()` (http-body-util): empty.
+    if last == "new"
+        && args.is_empty()
+        && EMPTY_NEW_TYPES
+            .contains(&crate::lower::last_segment(callee.rsplit_once("::").map_or("", |(t, _)| t)))
+    {
+        return Expr::Str(String::new());
     }
     // `Body::from(text)`, `Full::new(bytes)`: the body is the text.
     if matches!(last.as_str(), "from" | "new")
