@@ -726,7 +726,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             f.owner.is_none() && h.contains('.') && prog.imports(file, &home.path)
         };
         handlers.get(f.name.as_str()).is_some_and(|named_here| {
-            named_here.iter().any(|(file, h)| (named(h) || imported(file, h)) && prog.related(file, home))
+            // A function the mounting file imports by name is mounted wherever it sits
+            // (`exports.handler = netlifyHandler` with `netlifyHandler` required).
+            named_here.iter().any(|(file, h)| {
+                (named(h) && (prog.related(file, home) || prog.imports(file, &home.path)))
+                    || (imported(file, h) && prog.related(file, home))
+            })
         })
     };
     // A handler by its signature alone counts too, unless another carrier calls it

@@ -458,6 +458,27 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value, span: crat
             }
             Value::Reply(Rc::new(r))
         }
+        // A proxy response built member by member (`response.body = JSON.stringify(r)`,
+        // `response.statusCode = 202`).
+        Value::Http(h) if rest.is_empty() => {
+            let mut h = (**h).clone();
+            match key.as_str() {
+                "body" => {
+                    h.body = match new {
+                        Value::Str(text) if text.is_empty() => None,
+                        other => Some(other),
+                    }
+                }
+                "statusCode" | "status" => {
+                    h.status = match new {
+                        Value::Int(n) => u16::try_from(n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                        _ => HttpStatus::Unknown,
+                    }
+                }
+                _ => {}
+            }
+            Value::Http(Rc::new(h))
+        }
         _ => value.clone(),
     }
 }

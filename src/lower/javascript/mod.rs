@@ -420,7 +420,8 @@ fn exported_literal(name: &str, value: &Expr) -> bool {
 /// (req) => ...`, `module.exports = fn`) or an object with a `fetch` method (Workers, Bun).
 fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
     match value {
-        Expr::FnRef(name) => facts.http_handlers.push(name.clone()),
+        // `exports.handler = netlifyHandler`, a function of this file or one it imports.
+        Expr::FnRef(name) | Expr::Var(name) => facts.http_handlers.push(name.clone()),
         Expr::Object { entries, .. } => {
             for (k, v) in entries {
                 // `{ fetch(request) {...} }` and `{ fetch: handle }`.
