@@ -53,6 +53,20 @@ pub const REQUEST_CRATES: &[RequestCrate] = &[
     },
 ];
 
+/// Functions that build an HTTP answer, by path: warp's `warp::reply::json(&r)` (200
+/// with r), `warp::reply()` (200, empty), `warp::reply::with_status(reply, status)` (that
+/// reply with the status). Also written without the crate after `use warp::reply`.
+pub const FUNCTION_RESPONSES: &[(&str, Answer)] = &[
+    ("warp::reply::json", Answer::Body),
+    ("warp::reply::html", Answer::Body),
+    ("warp::reply", Answer::Empty),
+    ("warp::reply::with_status", Answer::BodyWithStatus),
+];
+
+/// Return types that make a function an HTTP handler, beyond the extractor types:
+/// warp's `impl warp::Reply`.
+pub const REPLY_TYPES: &[&str] = &["warp::Reply", "impl Reply"];
+
 /// Builder methods that set the status on such a response.
 pub const STATUS_BUILDERS: &[&str] = &["with_status_code", "with_status"];
 

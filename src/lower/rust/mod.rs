@@ -169,7 +169,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         .flatten()
         .map(|n| ctx.text(n))
         .collect::<String>();
-    let http_route = HTTP_TYPES.iter().any(|t| signature.contains(t)) || !request_params.is_empty();
+    let http_route = HTTP_TYPES.iter().chain(frameworks::REPLY_TYPES).any(|t| signature.contains(t))
+        || !request_params.is_empty();
     let body = node.child_by_field_name("body");
     let associated = owner.is_some()
         && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
@@ -1092,6 +1093,35 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Answer::BodyWithStatus => (status_of(args.get(1)), args.into_iter().next()),
         };
         return Expr::Http { status, body: body.map(Box::new), span };
+    }
+    // warp's reply functions (see [`frameworks::FUNCTION_RESPONSES`]).
+    if let Some(answer) = frameworks::FUNCTION_RESPONSES
+        .iter()
+        .find(|(path, _)| callee == *path || path.strip_prefix("warp::") == Some(callee.as_str()))
+        .map(|(_, a)| *a)
+    {
+        use frameworks::Answer;
+        let mut args = args;
+        let inner_body = |e: Option<Expr>| match e {
+            Some(Expr::Http { body, .. }) => body.map(|b| *b).unwrap_or(Expr::Str(String::new())),
+            Some(other) => other,
+            None => Expr::Str(String::new()),
+        };
+        return match answer {
+            Answer::Body => {
+                Expr::Http { status: Some(200), body: args.into_iter().next().map(Box::new), span }
+            }
+            Answer::Empty => Expr::Http { status: Some(200), body: None, span },
+            Answer::EmptyWithStatus => crate::lower::http_answer(
+                args.into_iter().next().unwrap_or_else(Expr::unknown),
+                Expr::Str(String::new()),
+                span,
+            ),
+            Answer::BodyWithStatus => {
+                let status = if args.len() > 1 { args.remove(1) } else { Expr::unknown() };
+                crate::lower::http_answer(status, inner_body(args.into_iter().next()), span)
+            }
+        };
     }
     // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
     if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
