@@ -690,6 +690,22 @@ impl<'a> Program<'a> {
             .map(String::as_str)
     }
 
+    /// The class of the code whose instance a local holds: every assignment of it in
+    /// the function is `new C(..)` (or `C(..)`) of the same class `C`.
+    fn constructed_class(&self, from: FnId, var: &str) -> Option<&'a str> {
+        let mut found: Option<&'a str> = None;
+        for value in self.assignments(from, var).into_iter().chain(self.assignments(from, &format!("${var}")))
+        {
+            let Expr::Call { callee, receiver: None, .. } = value else { return None };
+            let class = self.class(callee, from)?;
+            if found.is_some_and(|c| c != class.name) {
+                return None;
+            }
+            found = Some(class.name.as_str());
+        }
+        found
+    }
+
     /// Whether `name` is a parameter of the function or of a function around it (a
     /// closure's captured parameter), and not a variable it assigns first.
     fn is_parameter(&self, from: FnId, name: &str) -> bool {
@@ -1404,6 +1420,17 @@ impl<'a> Program<'a> {
         if let Some(field) = field.filter(|f| !f.contains(['.', ':', '-', '[', '(']))
             && let Some(own) = self.function(from).owner.as_deref()
             && let Some(class) = self.field_class(own, field, from)
+            && let Some(id) = self
+                .resolve_owned(name, Some(class), from)
+                .or_else(|| self.sole_implementation(class, name, from))
+        {
+            return Some(id);
+        }
+        // `$server = new McpServer(..)` then `$server->handle(..)`: that class's method,
+        // not the caller's own method of the same name.
+        if !head.is_empty()
+            && qualifier.trim_start_matches('$') == head
+            && let Some(class) = self.constructed_class(from, head)
             && let Some(id) = self
                 .resolve_owned(name, Some(class), from)
                 .or_else(|| self.sole_implementation(class, name, from))
