@@ -902,9 +902,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
         members.extend(ancestors[gi].iter().copied());
         // An MCP client switching on the method of what it sends (building requests,
-        // never a reply) is not a server.
-        if !members.iter().any(|&m| builds_reply(prog, m)) && members.iter().any(|&m| builds_request(prog, m))
-        {
+        // never a reply) is not a server. Code above the entries (a script that starts
+        // the server, an example sending it requests) is not the server's own.
+        let below_entries = reach(&entries, &edges);
+        let own: Vec<FnId> = members.iter().copied().filter(|m| below_entries.contains(m)).collect();
+        if !own.iter().any(|&m| builds_reply(prog, m)) && own.iter().any(|&m| builds_request(prog, m)) {
             continue;
         }
         let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();

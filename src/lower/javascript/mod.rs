@@ -1182,6 +1182,30 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             return Expr::unknown();
         }
     }
+    // Handlers keyed by HTTP verb in a call's one object argument: VTEX IO's
+    // `method({ POST: [errorHandler, auth, mcpRouter] })` (a chain of middlewares,
+    // each a handler of the request) or `{ POST: handle }`.
+    if let [config] = arg_nodes.as_slice()
+        && config.kind() == "object"
+    {
+        let pairs: Vec<Node> = children(*config).into_iter().filter(|p| p.kind() == "pair").collect();
+        let key = |p: &Node| p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+        if !pairs.is_empty() && pairs.iter().all(|p| crate::model::HTTP_VERBS.contains(&key(p).as_str())) {
+            let mut handlers = Vec::new();
+            for value in
+                pairs.iter().filter(|p| key(p) == "POST").filter_map(|p| p.child_by_field_name("value"))
+            {
+                let items = if value.kind() == "array" { children(value) } else { vec![value] };
+                handlers.extend(
+                    items.into_iter().filter(|i| i.kind() == "identifier").map(|i| ctx.text(i).to_string()),
+                );
+            }
+            if !handlers.is_empty() {
+                facts.http_handlers.extend(handlers);
+                return Expr::unknown();
+            }
+        }
+    }
     // An endpoint declared by a config object and its handler: Encore
     // `api({ method: "POST", path: "/mcp", expose: true }, async (req) => ...)`.
     if frameworks::ENDPOINT_CALLS.contains(&last.as_str())
