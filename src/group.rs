@@ -164,20 +164,10 @@ fn param_table<'a>(prog: &Program<'a>, id: FnId, name: &str, depth: usize) -> Op
             .or_else(|| local_made_table(prog, here, v))
             .or_else(|| param_table(prog, here, v, depth - 1))
     };
-    prog.calls_named(&prog.function(id).name).iter().find_map(|&(caller, call)| {
-        let Expr::Call { callee, args, .. } = call else { return None };
-        if caller == id || prog.resolve(callee, caller) != Some(id) {
-            return None;
-        }
-        match args.get(index)? {
-            table @ Expr::Object { .. } => Some(table),
-            Expr::Call { callee: maker, receiver: None, .. } => {
-                prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
-            }
-            // A closure's captured local: bound in the function around it.
-            Expr::Var(v) => bound_in(caller, v).or_else(|| bound_in(prog.enclosing_function(caller)?, v)),
-            _ => None,
-        }
+    callers_args(prog, id, index).find_map(|(caller, arg)| match arg {
+        // A closure's captured local: bound in the function around it.
+        Expr::Var(v) => bound_in(caller, v).or_else(|| bound_in(prog.enclosing_function(caller)?, v)),
+        other => handed_table(prog, caller, other),
     })
 }
 
@@ -195,32 +185,37 @@ fn captured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Ex
 /// called as `serveStdio({ input, handlers: createHandlers(context) })`, or with the
 /// table itself under that key.
 fn destructured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Expr> {
-    let f = prog.function(id);
-    // The parameter's pattern reads `name = __argN["key"]` first thing.
-    let (arg, key) = f.body.iter().find_map(|s| match s {
-        Stmt::Assign { target, value: Expr::Lookup { collection, key }, .. } if target == name => {
-            match (collection.as_ref(), key.as_ref()) {
-                (Expr::Var(a), Expr::Str(k)) if a.starts_with("__arg") => Some((a.as_str(), k.as_str())),
-                _ => None,
-            }
-        }
-        _ => None,
-    })?;
-    let index = f.params.iter().position(|p| p == arg)?;
-    prog.calls_named(&f.name).iter().find_map(|&(caller, call)| {
+    let (index, key) = prog.destructured_read(id, name)?;
+    callers_args(prog, id, index).find_map(|(caller, arg)| {
+        let Expr::Object { entries, .. } = arg else { return None };
+        handed_table(prog, caller, &entries.iter().find(|(k, _)| k == key)?.1)
+    })
+}
+
+/// The arguments the code's calls of `id` hand it at `index`, with the caller.
+fn callers_args<'p, 'a>(
+    prog: &'p Program<'a>,
+    id: FnId,
+    index: usize,
+) -> impl Iterator<Item = (FnId, &'a Expr)> + 'p {
+    prog.calls_named(&prog.function(id).name).iter().filter_map(move |&(caller, call)| {
         let Expr::Call { callee, args, .. } = call else { return None };
         if caller == id || prog.resolve(callee, caller) != Some(id) {
             return None;
         }
-        let Expr::Object { entries, .. } = args.get(index)? else { return None };
-        match &entries.iter().find(|(k, _)| k == key)?.1 {
-            table @ Expr::Object { .. } => Some(table),
-            Expr::Call { callee: maker, receiver: None, .. } => {
-                prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
-            }
-            _ => None,
-        }
+        Some((caller, args.get(index)?))
     })
+}
+
+/// A table written at a call site: the literal, or what the call that builds it returns.
+fn handed_table<'a>(prog: &Program<'a>, caller: FnId, arg: &'a Expr) -> Option<&'a Expr> {
+    match arg {
+        table @ Expr::Object { .. } => Some(table),
+        Expr::Call { callee: maker, receiver: None, .. } => {
+            prog.resolve(maker, caller).and_then(|m| returned_table(prog, m))
+        }
+        _ => None,
+    }
 }
 
 /// The table a local is bound to by a call that returns one (`const handlers =

@@ -63,9 +63,6 @@ pub struct Program<'a> {
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
-    /// Per function: for a closure (`__fn_<line>_<column>`), the innermost function
-    /// whose text holds it.
-    enclosing: Vec<Option<FnId>>,
     /// Per function: the function whose text holds it, named nested functions
     /// included (see [`outer_functions`]).
     outer: Vec<Option<FnId>>,
@@ -200,12 +197,6 @@ fn one_binding<'x, 'e: 'x>(
         }
     }
     if count == 1 { Some(*first) } else { chosen }
-}
-
-/// For each closure (`__fn_<line>_<column>`), the innermost function of its file
-/// whose text holds it.
-fn enclosing_functions(functions: &[(&FileFacts, &Function)], outer: &[Option<FnId>]) -> Vec<Option<FnId>> {
-    functions.iter().zip(outer).map(|((_, f), o)| o.filter(|_| f.name.starts_with("__fn_"))).collect()
 }
 
 /// Per function: the innermost function whose text holds it (a closure's, and a
@@ -417,7 +408,6 @@ impl<'a> Program<'a> {
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
         let outer = outer_functions(&functions);
-        let enclosing = enclosing_functions(&functions, &outer);
         let mut file_names: HashSet<&str> = HashSet::default();
         for file in files {
             for part in file.path.split('/') {
@@ -433,7 +423,6 @@ impl<'a> Program<'a> {
         let mut prog = Program {
             external_instances,
             values,
-            enclosing,
             outer,
             entry_arguments: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
@@ -1192,9 +1181,27 @@ impl<'a> Program<'a> {
         self.outer[id].is_some()
     }
 
-    /// The function whose text holds a closure, if `id` is one.
+    /// The function whose text holds a closure (an anonymous function), if `id` is one.
     pub fn enclosing_function(&self, id: FnId) -> Option<FnId> {
-        self.enclosing[id]
+        self.outer[id].filter(|_| crate::lower::is_anonymous(&self.function(id).name))
+    }
+
+    /// `name = __argN["key"]` in a function's prologue: the destructured parameter
+    /// (`function serve({ handlers })`) a local is read from, by its position and key.
+    pub fn destructured_read(&self, id: FnId, name: &str) -> Option<(usize, &'a str)> {
+        let f = self.function(id);
+        let (arg, key) = f.body.iter().find_map(|s| match s {
+            Stmt::Assign { target, value: Expr::Lookup { collection, key }, .. } if target == name => {
+                match (collection.as_ref(), key.as_ref()) {
+                    (Expr::Var(a), Expr::Str(k)) if crate::lower::is_destructured_param(a) => {
+                        Some((a.as_str(), k.as_str()))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        })?;
+        Some((f.params.iter().position(|p| p == arg)?, key))
     }
 
     /// The value a closure's captured local is bound to in the function around it
@@ -1210,7 +1217,7 @@ impl<'a> Program<'a> {
         let mut closure = from;
         let mut named = false;
         while let Some(outer) = self.outer[closure] {
-            named |= self.enclosing[closure].is_none();
+            named |= self.enclosing_function(closure).is_none();
             let within = |id: FnId| {
                 let (o, i) = (self.function(outer).span, self.function(id).span);
                 o.file == i.file && o.start <= i.start && i.end <= o.end
@@ -1222,15 +1229,16 @@ impl<'a> Program<'a> {
             match bindings.as_slice() {
                 // `function serveStdio({ handlers })`: what its one caller hands it under
                 // that key (`serveStdio({ handlers: createHandlers(ctx) })`).
-                [(id, Expr::Lookup { collection, key })] if *id == outer => {
-                    if let (Expr::Var(arg), Expr::Str(k)) = (collection.as_ref(), key.as_ref())
-                        && let Some(index) = self.function(outer).params.iter().position(|p| p == arg)
-                        && let Some(Expr::Object { entries, .. }) = self.entry_argument(outer, index)
-                        && let Some((_, v)) = entries.iter().find(|(name, _)| name == k)
+                [(id, value)]
+                    if *id == outer
+                        && let Some((index, key)) = self.destructured_read(outer, name) =>
+                {
+                    if let Some(Expr::Object { entries, .. }) = self.entry_argument(outer, index)
+                        && let Some((_, v)) = entries.iter().find(|(k, _)| k == key)
                     {
                         return Some(v);
                     }
-                    return bindings.first().map(|(_, v)| *v).filter(|_| !named);
+                    return Some(*value).filter(|_| !named);
                 }
                 [(id, value)] if *id == outer && !named => return Some(*value),
                 // A parameter of the function around it: what its one caller hands it.
@@ -1426,24 +1434,20 @@ impl<'a> Program<'a> {
         {
             return Some(id);
         }
-        // `$server = new McpServer(..)` then `$server->handle(..)`: that class's method,
-        // not the caller's own method of the same name.
+        // `$server->handle(..)` on a parameter declared `MemoryServer $server`, or on a
+        // local assigned `new McpServer(..)`: that class's method (or its one
+        // implementation's), not the caller's own or another of the same name.
         if !head.is_empty()
             && qualifier.trim_start_matches('$') == head
-            && let Some(class) = self.constructed_class(from, head)
+            && let Some(class) = self
+                .function(from)
+                .param_types
+                .iter()
+                .find(|(p, _)| p == head)
+                .map(|(_, class)| class.as_str())
+                .or_else(|| self.constructed_class(from, head))
             && let Some(id) = self
                 .resolve_owned(name, Some(class), from)
-                .or_else(|| self.sole_implementation(class, name, from))
-        {
-            return Some(id);
-        }
-        // `$server->handle(..)` on a parameter declared `MemoryServer $server`: that
-        // class's method (or its one implementation's), not another of the same name.
-        if !head.is_empty()
-            && qualifier.trim_start_matches('$') == head
-            && let Some((_, class)) = self.function(from).param_types.iter().find(|(p, _)| p == head)
-            && let Some(id) = self
-                .resolve_owned(name, Some(class.as_str()), from)
                 .or_else(|| self.sole_implementation(class, name, from))
         {
             return Some(id);

@@ -381,7 +381,7 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
         // cannot say that one of them is related.
         .filter(|n| {
             n.len() >= 4
-                && !n.starts_with("__fn_")
+                && !crate::lower::is_anonymous(n)
                 && !n.starts_with('<')
                 && !COMMON.contains(&n.as_str())
                 && !crate::prefilter::WEAK.contains(&n.as_str())

@@ -178,8 +178,7 @@ impl<'a> Ctx<'a> {
     /// An anonymous function whose body is one expression (`lambda m: None`): a
     /// function of its own, named by where it starts, referred to by name.
     pub fn closure(&mut self, node: Node, params: Vec<String>, body: Expr) -> Expr {
-        let p = node.start_position();
-        let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+        let name = anonymous_name(node);
         let span = self.span(node);
         self.closures.push(crate::model::Function {
             name: name.clone(),
@@ -728,6 +727,32 @@ pub fn exit(printed: Option<Expr>, span: Span) -> Expr {
     }
     block.push(crate::model::Stmt::Exit { span });
     Expr::Block(block)
+}
+
+/// The made-up name of a function written inside an expression (a closure, a lambda,
+/// an arrow function): where it starts, `__fn_<line>_<column>`.
+pub fn anonymous_name(node: Node) -> String {
+    let p = node.start_position();
+    format!("{ANONYMOUS}{}_{}", p.row + 1, p.column + 1)
+}
+
+/// The prefix of [`anonymous_name`]s.
+pub const ANONYMOUS: &str = "__fn_";
+
+/// Whether a function's name is made up for a function written inside an expression.
+pub fn is_anonymous(name: &str) -> bool {
+    name.starts_with(ANONYMOUS)
+}
+
+/// The made-up name of a destructured parameter (`({ id, method }) => ..` takes
+/// `__arg0`, whose members the body's prologue reads into `id` and `method`).
+pub fn destructured_param(index: usize) -> String {
+    format!("__arg{index}")
+}
+
+/// Whether a parameter name is a [`destructured_param`].
+pub fn is_destructured_param(name: &str) -> bool {
+    name.strip_prefix("__arg").is_some_and(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The last segment of a dotted or path-qualified name: `self.a.send` -> `send`.

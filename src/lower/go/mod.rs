@@ -323,8 +323,7 @@ fn http_method_constant(name: &str) -> Option<&'static str> {
 
 /// A function literal: lowered on its own, referred to by a made-up name.
 fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    let p = node.start_position();
-    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    let name = super::anonymous_name(node);
     function(ctx, node, facts, name.clone(), None);
     Expr::FnRef(name)
 }

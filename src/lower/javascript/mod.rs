@@ -641,7 +641,7 @@ fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> (sup
         };
         let mut name = ctx.text(pattern).to_string();
         if pattern.kind() == "object_pattern" {
-            name = format!("__arg{i}");
+            name = super::destructured_param(i);
             prologue.extend(pattern_reads(ctx, pattern, &Expr::Var(name.clone()), true, ctx.span(p)));
         }
         if let Some(d) = default
@@ -866,8 +866,7 @@ fn takes_response(ctx: &Ctx, node: Node) -> bool {
 
 /// A function written inside an expression: lowered on its own, referred to by a made-up name.
 fn anonymous(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
-    let p = node.start_position();
-    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    let name = super::anonymous_name(node);
     function(ctx, js, node, facts, name.clone(), None);
     Expr::FnRef(name)
 }

@@ -485,8 +485,7 @@ fn http_response(order: frameworks::Order, args: Vec<Expr>, span: crate::model::
 }
 
 fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    let p = node.start_position();
-    let name = format!("__fn_{}_{}", p.row + 1, p.column + 1);
+    let name = super::anonymous_name(node);
     function(ctx, node, facts, name.clone(), None);
     Expr::FnRef(name)
 }

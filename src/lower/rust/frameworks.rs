@@ -1,6 +1,7 @@
 //! What Rust's libraries are to the lowering, as data: the calls that end the process
-//! or start work beside it, and the methods that only convert or unwrap a value.
-//! (The web frameworks' route and response names are still in `mod.rs`.)
+//! or start work beside it, the methods that only convert or unwrap a value, and
+//! the web frameworks' response constructors and reply functions. (Routes and
+//! axum/actix extractors are still in `mod.rs`.)
 
 /// HTTP servers whose handlers take the crate's own `Request` and build its
 /// `Response` by constructor (tiny_http, Cloudflare's workers-rs): a function of a

@@ -879,7 +879,6 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
 /// serde_json's decoders: on a well-formed message they return `Ok`.
 const DECODERS: &[&str] = &["from_str", "from_slice", "from_value", "from_reader"];
 
-/// HTTP body types built from the bytes they carry (`Body::from(text)`).
 /// `Method::POST` (http, hyper, actix), `Method::Post` (workers-rs): the verb it names.
 fn http_verb(path: &str) -> Option<String> {
     let (ty, verb) = path.rsplit_once("::")?;
@@ -888,6 +887,32 @@ fn http_verb(path: &str) -> Option<String> {
         .then_some(verb)
 }
 
+/// What a framework's response constructor or reply function answers, by its
+/// arguments (see [`frameworks::Answer`]). A status written as anything but a number
+/// is evaluated where the answer is built, never taken as the default 200; a reply
+/// given a status keeps its own body (`with_status(warp::reply::json(&r), code)`).
+fn answer_expr(answer: frameworks::Answer, args: Vec<Expr>, span: crate::model::Span) -> Expr {
+    use frameworks::Answer;
+    let empty = || Expr::Str(String::new());
+    let mut args = args.into_iter();
+    match answer {
+        Answer::Body => Expr::Http { status: Some(200), body: args.next().map(Box::new), span },
+        Answer::Empty => Expr::Http { status: Some(200), body: None, span },
+        Answer::EmptyWithStatus => {
+            crate::lower::http_answer(args.next().unwrap_or_else(Expr::unknown), empty(), span)
+        }
+        Answer::BodyWithStatus => {
+            let body = match args.next() {
+                Some(Expr::Http { body, .. }) => body.map(|b| *b).unwrap_or_else(empty),
+                Some(other) => other,
+                None => empty(),
+            };
+            crate::lower::http_answer(args.next().unwrap_or_else(Expr::unknown), body, span)
+        }
+    }
+}
+
+/// HTTP body types built from the bytes they carry (`Body::from(text)`).
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
 /// Types whose `new()` is an empty text or body: `Bytes::new()`, `String::new()`,
@@ -1012,7 +1037,6 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
     }
-
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
         let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
@@ -1081,18 +1105,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 .flatten()
         })
     {
-        use frameworks::Answer;
-        let status_of = |e: Option<&Expr>| match e {
-            Some(Expr::Int(n)) => u16::try_from(*n).ok(),
-            _ => None,
-        };
-        let (status, body) = match answer {
-            Answer::Body => (Some(200), args.into_iter().next()),
-            Answer::Empty => (Some(200), None),
-            Answer::EmptyWithStatus => (status_of(args.first()), None),
-            Answer::BodyWithStatus => (status_of(args.get(1)), args.into_iter().next()),
-        };
-        return Expr::Http { status, body: body.map(Box::new), span };
+        return answer_expr(answer, args, span);
     }
     // warp's reply functions (see [`frameworks::FUNCTION_RESPONSES`]).
     if let Some(answer) = frameworks::FUNCTION_RESPONSES
@@ -1100,28 +1113,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .find(|(path, _)| callee == *path || path.strip_prefix("warp::") == Some(callee.as_str()))
         .map(|(_, a)| *a)
     {
-        use frameworks::Answer;
-        let mut args = args;
-        let inner_body = |e: Option<Expr>| match e {
-            Some(Expr::Http { body, .. }) => body.map(|b| *b).unwrap_or(Expr::Str(String::new())),
-            Some(other) => other,
-            None => Expr::Str(String::new()),
-        };
-        return match answer {
-            Answer::Body => {
-                Expr::Http { status: Some(200), body: args.into_iter().next().map(Box::new), span }
-            }
-            Answer::Empty => Expr::Http { status: Some(200), body: None, span },
-            Answer::EmptyWithStatus => crate::lower::http_answer(
-                args.into_iter().next().unwrap_or_else(Expr::unknown),
-                Expr::Str(String::new()),
-                span,
-            ),
-            Answer::BodyWithStatus => {
-                let status = if args.len() > 1 { args.remove(1) } else { Expr::unknown() };
-                crate::lower::http_answer(status, inner_body(args.into_iter().next()), span)
-            }
-        };
+        return answer_expr(answer, args, span);
     }
     // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
     if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
