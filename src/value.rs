@@ -354,6 +354,24 @@ impl Value {
 const RESPONSE_STATUS_FIELDS: &[&str] = &["status", "status_code", "statusCode", "StatusCode"];
 const RESPONSE_BODY_FIELDS: &[&str] = &["body", "content", "data", "text", "Body"];
 
+/// A member of an HTTP answer read back: `response.status` (200 when the answer was
+/// built without one), `response.body` (nothing is the empty text, JSON `null` the
+/// text `null`).
+pub(crate) fn http_member(http: &HttpValue, field: &str) -> Option<Value> {
+    if RESPONSE_STATUS_FIELDS.contains(&field) {
+        return Some(match http.status {
+            HttpStatus::Code(code) => Value::Int(i64::from(code)),
+            HttpStatus::Unset => Value::Int(200),
+            _ => Value::unknown(),
+        });
+    }
+    (field == "body").then(|| match &http.body {
+        None => Value::Str(String::new()),
+        Some(Value::Null) => Value::Str("null".to_string()),
+        Some(other) => other.clone(),
+    })
+}
+
 /// An object of a class named as an HTTP response (`Response`, `HttpResponse`,
 /// `JsonResponse`) that carries a status: the answer it describes. Without a status
 /// field it is not taken for one (a `ToolResponse` is a payload).
@@ -462,20 +480,16 @@ pub(crate) fn with_member(value: &Value, keys: &[String], new: Value, span: crat
         // `response.statusCode = 202`).
         Value::Http(h) if rest.is_empty() => {
             let mut h = (**h).clone();
-            match key.as_str() {
-                "body" => {
-                    h.body = match new {
-                        Value::Str(text) if text.is_empty() => None,
-                        other => Some(other),
-                    }
-                }
-                "statusCode" | "status" => {
-                    h.status = match new {
-                        Value::Int(n) => u16::try_from(n).map_or(HttpStatus::Unknown, HttpStatus::Code),
-                        _ => HttpStatus::Unknown,
-                    }
-                }
-                _ => {}
+            if key == "body" {
+                h.body = match new {
+                    Value::Str(text) if text.is_empty() => None,
+                    other => Some(other),
+                };
+            } else if RESPONSE_STATUS_FIELDS.contains(&key.as_str()) {
+                h.status = match new {
+                    Value::Int(n) => u16::try_from(n).map_or(HttpStatus::Unknown, HttpStatus::Code),
+                    _ => HttpStatus::Unknown,
+                };
             }
             Value::Http(Rc::new(h))
         }

@@ -579,7 +579,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         // wrapper that copies it: `new Response(response.body, { status: response.status })`).
         if let Some((base, field)) = name.split_once('.')
             && let Some(Value::Http(http)) = st.env.get(base)
-            && let Some(v) = http_member(http, field)
+            && let Some(v) = crate::value::http_member(http, field)
         {
             return v;
         }
@@ -833,7 +833,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         // `init.status` of a response handed as the options of another
         // (`new Response(resp.body, resp)`).
         if let (Value::Http(http), Value::Str(k)) = (collection, key)
-            && let Some(v) = http_member(http, k)
+            && let Some(v) = crate::value::http_member(http, k)
         {
             return v;
         }
@@ -2000,27 +2000,6 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 }
 
-/// Binds a loop's targets to one item: one target takes it whole, several take its
-/// elements (`for key, value in pairs`).
-/// A member of an HTTP answer: `response.status`, `response.body`.
-fn http_member(http: &crate::value::HttpValue, field: &str) -> Option<Value> {
-    match field {
-        // A response built without a status has the default, 200.
-        "status" | "statusCode" | "status_code" => Some(match http.status {
-            crate::value::HttpStatus::Code(code) => Value::Int(i64::from(code)),
-            crate::value::HttpStatus::Unset => Value::Int(200),
-            _ => Value::unknown(),
-        }),
-        // The content as sent: nothing, or a JSON `null` rendered as text.
-        "body" => Some(match &http.body {
-            None => Value::Str(String::new()),
-            Some(Value::Null) => Value::Str("null".to_string()),
-            Some(other) => other.clone(),
-        }),
-        _ => None,
-    }
-}
-
 /// A builder method called on an HTTP response the path holds: `status(code)` sets
 /// the status (unknown when the code is), `body(b)`/`json(b)` the body, and
 /// `header(..)`-like methods keep it as it is. Anything else is not a builder call.
@@ -2096,6 +2075,8 @@ fn spread_out<'n>(
     (out, out_names)
 }
 
+/// Binds a loop's targets to one item: one target takes it whole, several take its
+/// elements (`for key, value in pairs`).
 fn bind_targets(st: &mut State, targets: &[String], item: &Value) {
     match (targets, item) {
         ([one], v) => {
