@@ -63,6 +63,8 @@ pub struct Program<'a> {
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
+    /// The entry arguments each thread is looking for (see `Program::entry_argument`).
+    entry_arguments_open: std::sync::Mutex<HashSet<(std::thread::ThreadId, FnId, usize)>>,
     /// Per function: the function whose text holds it, named nested functions
     /// included (see [`outer_functions`]).
     outer: Vec<Option<FnId>>,
@@ -425,6 +427,7 @@ impl<'a> Program<'a> {
             values,
             outer,
             entry_arguments: std::sync::Mutex::default(),
+            entry_arguments_open: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
             file_names,
             go_local: HashMap::default(),
@@ -1275,7 +1278,19 @@ impl<'a> Program<'a> {
         {
             return *found;
         }
+        // A parameter handed on in a cycle of calls (a closure's captured parameter
+        // that its caller's own is handed in turn) is nothing while this thread looks
+        // for it; other threads wait for no one and find the same answer.
+        let key = (std::thread::current().id(), entry, index);
+        if let Ok(mut open) = self.entry_arguments_open.lock()
+            && !open.insert(key)
+        {
+            return None;
+        }
         let found = self.find_entry_argument(entry, index);
+        if let Ok(mut open) = self.entry_arguments_open.lock() {
+            open.remove(&key);
+        }
         if let Ok(mut known) = self.entry_arguments.lock() {
             known.insert((entry, index), found);
         }
