@@ -843,6 +843,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                     || prog.imports_package_of(prog.file_of(f), &prog.file_of(d).path)
             })
         };
+        let reads_itself = |a: FnId| is_route(a) || prog.function(a).reads_stdin;
         let carriers: Vec<FnId> = ancestors[gi]
             .iter()
             .copied()
@@ -850,11 +851,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             // router module handed the server object by the app that mounts it).
             .filter(|&a| only_this(a) && !is_test(a) && (near(a) || linked(a) || is_route(a)))
             // A loop that reads through a helper of its own (`request = self._read()`)
-            // reads too; a function calling a carrier above the dispatch does not.
+            // reads too; a function calling a carrier above the dispatch does not. Nor
+            // does one that reaches the dispatch only through a carrier of its own below
+            // it (a CLI's `main` whose `observe` command reads its input and whose `mcp`
+            // command starts the server's loop): that reader is another command's.
             .filter(|&a| {
-                is_route(a)
-                    || prog.function(a).reads_stdin
-                    || calls[a].iter().any(|&c| prog.function(c).reads_stdin && !ancestors[gi].contains(&c))
+                reads_itself(a)
+                    || (calls[a].iter().any(|&c| prog.function(c).reads_stdin && !ancestors[gi].contains(&c))
+                        && !reach(&[a], &edges)
+                            .iter()
+                            .any(|&d| d != a && ancestors[gi].contains(&d) && reads_itself(d)))
             })
             .collect();
         // A carrier the dispatch itself calls (a handler typed as an HTTP answer, reached
