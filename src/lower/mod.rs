@@ -12,7 +12,7 @@ pub mod python;
 pub mod rust;
 pub mod sse;
 
-use crate::model::{Expr, FieldName, FileFacts, Language, ReplyExpr, Span};
+use crate::model::{Block, Expr, FieldName, FileFacts, Language, ReplyExpr, Span, Stmt};
 use crate::settings::Knowledge;
 use tree_sitter::Node;
 
@@ -648,6 +648,21 @@ pub fn effect(e: Expr, span: Span) -> crate::model::Stmt {
         };
     }
     crate::model::Stmt::Expr(e)
+}
+
+/// A switch on `true` (`match (true)` in PHP, `switch (true)` in JavaScript): each
+/// arm's condition is tested in order, an if-chain; the default arm (condition None)
+/// is taken when none holds, wherever it is written, else `no_arm`.
+pub fn condition_chain(arms: Vec<(Option<Expr>, Block, Span)>, no_arm: Block) -> Expr {
+    let mut rest = no_arm;
+    if let Some((_, body, _)) = arms.iter().find(|(c, _, _)| c.is_none()) {
+        rest = body.clone();
+    }
+    for (condition, body, span) in arms.into_iter().rev() {
+        let Some(cond) = condition else { continue };
+        rest = vec![Stmt::Yield(Expr::If { cond: Box::new(cond), then: body, otherwise: rest, span })];
+    }
+    Expr::Block(rest)
 }
 
 /// The pattern a `case` label is: a literal, or a named constant (resolved later,

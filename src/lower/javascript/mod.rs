@@ -876,16 +876,24 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
     let subject =
         node.child_by_field_name("value").map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
     let mut arms: Vec<Arm> = Vec::new();
+    // `switch (true) { case method === 'ping': .. }`: an if-chain over the labels.
+    let on_true = matches!(subject, Expr::Bool(true));
+    let mut chain = Vec::new();
     // Cases without a body fall through to the next: their labels join it.
     let mut pending: Vec<Pattern> = Vec::new();
+    let mut conditions: Vec<Option<Expr>> = Vec::new();
     if let Some(body) = node.child_by_field_name("body") {
         for case in children(body) {
             match case.kind() {
                 "switch_case" => {
                     let label = case.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
+                    conditions.push(Some(label.clone().unwrap_or_else(Expr::unknown)));
                     pending.push(label.map(super::case_pattern).unwrap_or(Pattern::Unknown));
                 }
-                "switch_default" => pending.push(Pattern::Any(None)),
+                "switch_default" => {
+                    conditions.push(None);
+                    pending.push(Pattern::Any(None));
+                }
                 _ => continue,
             }
             let mut cursor = case.walk();
@@ -897,13 +905,21 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
             for s in stmts {
                 statement(ctx, js, s, facts, owner, &mut body);
             }
-            arms.push(Arm {
-                patterns: std::mem::take(&mut pending),
-                guard: None,
-                body: super::end_at_break(body),
-                span: ctx.span(case),
-            });
+            let body = super::end_at_break(body);
+            if on_true {
+                // A default among the labels takes the arm for anything left.
+                let labels: Option<Vec<Expr>> = std::mem::take(&mut conditions).into_iter().collect();
+                let condition = labels.and_then(|l| l.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
+                chain.push((condition, body, ctx.span(case)));
+                pending.clear();
+                continue;
+            }
+            conditions.clear();
+            arms.push(Arm { patterns: std::mem::take(&mut pending), guard: None, body, span: ctx.span(case) });
         }
+    }
+    if on_true {
+        return super::condition_chain(chain, Vec::new());
     }
     if !pending.is_empty() {
         arms.push(Arm { patterns: pending, guard: None, body: Vec::new(), span });

@@ -855,7 +855,7 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // are tested in order, an if-chain.
     let on_true = matches!(subject, Expr::Bool(true));
     let mut arms = Vec::new();
-    let mut chain: Vec<(Option<Vec<Expr>>, Expr, crate::model::Span)> = Vec::new();
+    let mut chain = Vec::new();
     for arm in node.child_by_field_name("body").map(children).unwrap_or_default() {
         let value = arm
             .child_by_field_name("return_expression")
@@ -874,7 +874,8 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             _ => continue,
         };
         if on_true {
-            chain.push((conditions, value, ctx.span(arm)));
+            let condition = conditions.and_then(|c| c.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
+            chain.push((condition, vec![Stmt::Yield(value)], ctx.span(arm)));
             continue;
         }
         let patterns = match conditions {
@@ -884,34 +885,10 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         arms.push(Arm { patterns, guard: None, body: vec![Stmt::Yield(value)], span: ctx.span(arm) });
     }
     if on_true {
-        return match_true(chain, span);
+        // No arm taken: PHP throws `UnhandledMatchError`.
+        return super::condition_chain(chain, vec![Stmt::Raise { value: Expr::unknown(), span }]);
     }
     Expr::Match { subject: Box::new(subject), arms, span }
-}
-
-/// The if-chain of a `match (true)`: arms in order, the default last whatever its
-/// place; when no arm is taken, PHP throws `UnhandledMatchError`.
-fn match_true(chain: Vec<(Option<Vec<Expr>>, Expr, crate::model::Span)>, span: crate::model::Span) -> Expr {
-    let mut rest: Block = vec![Stmt::Raise { value: Expr::unknown(), span }];
-    if let Some((_, value, _)) = chain.iter().find(|(c, _, _)| c.is_none()) {
-        rest = vec![Stmt::Yield(value.clone())];
-    }
-    for (conditions, value, at) in chain.into_iter().rev() {
-        let Some(cond) = conditions.and_then(|c| c.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))))
-        else {
-            continue;
-        };
-        let step = Expr::If { cond: Box::new(cond), then: vec![Stmt::Yield(value)], otherwise: rest, span: at };
-        rest = vec![Stmt::Yield(step)];
-    }
-    match rest.pop() {
-        Some(Stmt::Yield(e)) if rest.is_empty() => e,
-        Some(last) => {
-            rest.push(last);
-            Expr::Block(rest)
-        }
-        None => Expr::unknown(),
-    }
 }
 
 fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
