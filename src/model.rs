@@ -72,6 +72,9 @@ pub enum Stmt {
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
     LeaveLoop,
+    /// `continue` where a `break` would end only a `switch` (Go, JavaScript): leaves
+    /// the loop body from inside the switch too.
+    Continue,
     /// `exit`/`die` (PHP), `os.Exit`, `sys.exit`, `process.exit`, `std::process::exit`:
     /// ends the request or the process; what was written so far is the answer.
     Exit { span: Span },
@@ -706,6 +709,7 @@ pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
             Stmt::Store { value, .. } => value.walk(f),
             Stmt::Return { value: None, .. }
             | Stmt::LeaveLoop
+            | Stmt::Continue
             | Stmt::Exit { .. }
             | Stmt::SetInitialized { .. } => {}
         }

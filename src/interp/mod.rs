@@ -704,7 +704,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s
                 })
                 .collect(),
-            Stmt::LeaveLoop => {
+            Stmt::LeaveLoop | Stmt::Continue => {
                 let mut s = st;
                 s.status = Status::LeftLoop;
                 vec![s]

@@ -184,7 +184,10 @@ fn statement(
             }
         }
         "statement_block" => out.extend(block(ctx, js, Some(node), facts, owner)),
-        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        // `break outer` leaves the labelled loop even from inside a switch.
+        "break_statement" if node.named_child_count() > 0 => out.push(Stmt::Continue),
+        "break_statement" => out.push(Stmt::LeaveLoop),
+        "continue_statement" => out.push(Stmt::Continue),
         "import_statement" => {
             if let Some(source) = node.child_by_field_name("source") {
                 note_import(ctx, &unquote(ctx.text(source)), span, facts);
