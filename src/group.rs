@@ -376,7 +376,8 @@ fn labels_only(arms: &[Arm]) -> bool {
     };
     let mut labelled = false;
     for arm in arms {
-        let body: Vec<&Stmt> = arm.body.iter().filter(|s| !matches!(s, Stmt::LeaveLoop | Stmt::Continue)).collect();
+        let body: Vec<&Stmt> =
+            arm.body.iter().filter(|s| !matches!(s, Stmt::LeaveLoop | Stmt::Continue)).collect();
         match body.as_slice() {
             [] => {}
             [

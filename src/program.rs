@@ -682,6 +682,20 @@ impl<'a> Program<'a> {
             .map(String::as_str)
     }
 
+    /// The class of the code a parameter is declared with (`c *Conn`, `Server $s`) or
+    /// whose instance a local holds (see [`Program::constructed_class`]).
+    pub fn declared_class(&self, from: FnId, var: &str) -> Option<&'a str> {
+        if var.is_empty() {
+            return None;
+        }
+        self.function(from)
+            .param_types
+            .iter()
+            .find(|(p, _)| p == var)
+            .map(|(_, class)| class.as_str())
+            .or_else(|| self.constructed_class(from, var))
+    }
+
     /// The class of the code whose instance a local holds: every assignment of it in
     /// the function is `new C(..)` (or `C(..)`) of the same class `C`.
     fn constructed_class(&self, from: FnId, var: &str) -> Option<&'a str> {
@@ -1454,13 +1468,7 @@ impl<'a> Program<'a> {
         // implementation's), not the caller's own or another of the same name.
         if !head.is_empty()
             && qualifier.trim_start_matches('$') == head
-            && let Some(class) = self
-                .function(from)
-                .param_types
-                .iter()
-                .find(|(p, _)| p == head)
-                .map(|(_, class)| class.as_str())
-                .or_else(|| self.constructed_class(from, head))
+            && let Some(class) = self.declared_class(from, head)
             && let Some(id) = self
                 .resolve_owned(name, Some(class), from)
                 .or_else(|| self.sole_implementation(class, name, from))

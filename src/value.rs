@@ -54,6 +54,10 @@ pub enum Value {
     /// The incoming message as its decoder returns it (`json.loads(line)`,
     /// `json_decode($body)`): a JSON object, never null, whose members are the probe's.
     Message,
+    /// An output buffer (Go `bytes.Buffer`, Python `io.StringIO()`) made when the path
+    /// had this many effects: what the path wrote since may be in it (see
+    /// [`crate::lower::CAPTURE`]).
+    Captured(usize),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

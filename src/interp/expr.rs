@@ -1083,6 +1083,35 @@ impl<'p, 'a> Interp<'p, 'a> {
                     continue;
                 }
             }
+            // An output buffer read: empty when the path wrote nothing since it was made;
+            // else what was written may be in it.
+            if let Some(Value::Captured(made)) = recv {
+                let name = crate::lower::last_segment(callee);
+                let written: Vec<Value> = s.effects[made.min(s.effects.len())..]
+                    .iter()
+                    .filter_map(|e| match e {
+                        Effect::Emit { value, .. } => Some(value.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let empty = written.is_empty();
+                let value = if crate::lower::CAPTURE_LENGTH.contains(&name) {
+                    Some(if empty { Value::Int(0) } else { Value::unknown() })
+                } else if crate::lower::CAPTURE_CONTENTS.contains(&name) {
+                    Some(match written.as_slice() {
+                        [] => Value::Str(String::new()),
+                        // One write: the buffer holds what it wrote.
+                        [one] => one.clone(),
+                        _ => Value::Unknown(Rc::new(written)),
+                    })
+                } else {
+                    None
+                };
+                if let Some(value) = value {
+                    out.push((s, value));
+                    continue;
+                }
+            }
             // `payload.as_array()` on the decoded message: a probe is one object, not a
             // batch (as `Array.isArray(body)` and `isinstance(body, list)` say).
             if matches!(recv, Some(Value::Message)) {
@@ -1488,6 +1517,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 } else {
                     out.push((s, decoded.clone()));
                 }
+                continue;
+            }
+            if callee == crate::lower::CAPTURE {
+                let made = s.effects.len();
+                out.push((s, Value::Captured(made)));
                 continue;
             }
             if let Some(v) = builtin(callee, &vals) {
@@ -1930,9 +1964,15 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     pub(super) fn resolve_callee(&mut self, callee: &str) -> Option<FnId> {
         if callee.contains('.') && !callee.starts_with("self.") && !callee.starts_with("this.") {
-            // `obj.method()` on a value we cannot see: only follow unambiguous method names.
+            // `obj.method()` on a value we cannot see: only follow unambiguous method names,
+            // or any on a value whose class the code declares (`c *Conn`, `new Conn()`).
             let name = crate::lower::last_segment(callee);
-            if self.is_sink(name) {
+            let head = callee.split(['.', '-']).next().unwrap_or("").trim_start_matches('$');
+            let own_class = self
+                .prog
+                .declared_class(self.here(), head)
+                .is_some_and(|class| self.prog.method(class, name, self.here()).is_some());
+            if self.is_sink(name) && !own_class {
                 return None;
             }
         }

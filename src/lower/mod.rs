@@ -38,6 +38,21 @@ pub const FLATTENED: &str = "mcp-conform/flattened";
 /// other arguments (PHP `new $class(...)`, the class from a table of handlers).
 pub const NEW_DYNAMIC: &str = "mcp-conform/new-dynamic";
 
+/// A built-in: a new, empty output buffer (Go `bytes.Buffer`, `strings.Builder`,
+/// Python `io.StringIO()`). A server dispatching into one to learn whether anything
+/// was written (`if buf.Len() == 0 { 202 }`) reads it as empty when nothing was
+/// written on the path since it was made.
+pub const CAPTURE: &str = "mcp-conform/capture";
+/// What is read off a [`CAPTURE`] buffer: its length (Go `Len`) or its contents
+/// (`Bytes`, `String`, Python `getvalue`).
+pub const CAPTURE_LENGTH: &[&str] = &["Len"];
+pub const CAPTURE_CONTENTS: &[&str] = &["Bytes", "String", "getvalue"];
+
+/// A call making a new output buffer (see [`CAPTURE`]).
+pub fn capture(span: Span) -> Expr {
+    Expr::Call { callee: CAPTURE.into(), receiver: None, args: Vec::new(), span }
+}
+
 /// The prefix of a call to the base class's method from an override (`super().m()`,
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";

@@ -10,6 +10,13 @@ use crate::lower::Fold;
 pub const ROUTE_METHODS: &[&str] =
     &["HandleFunc", "Handle", "Post", "POST", "Any", "All", "Method", "MethodFunc", "Put", "PUT"];
 
+/// Output buffers of the standard library: a value of one starts empty, and what is
+/// written into it is read back (`buf.Len()`, `buf.Bytes()`).
+pub const BUFFER_TYPES: &[&str] = &["bytes.Buffer", "strings.Builder"];
+/// Constructors of an output buffer from its first contents: empty when given `nil`
+/// or `""`.
+pub const BUFFER_CONSTRUCTORS: &[&str] = &["bytes.NewBuffer", "bytes.NewBufferString"];
+
 /// Conversions that make their argument a handler without a path: `http.HandlerFunc(h)`.
 pub const HANDLER_CONVERSIONS: &[&str] = &["HandlerFunc"];
 

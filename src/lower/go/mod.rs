@@ -224,6 +224,7 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
             _ => Expr::unknown(),
         },
         "qualified_type" if ctx.text(ty) == "json.RawMessage" => Expr::Null,
+        "qualified_type" if frameworks::BUFFER_TYPES.contains(&ctx.text(ty)) => super::capture(ctx.span(ty)),
         _ => Expr::unknown(),
     }
 }
@@ -792,6 +793,12 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let Some(body) = node.child_by_field_name("body") else { return Expr::unknown() };
+    // `&bytes.Buffer{}`: an empty output buffer.
+    if node.child_by_field_name("type").is_some_and(|t| frameworks::BUFFER_TYPES.contains(&ctx.text(t)))
+        && body.named_child_count() == 0
+    {
+        return super::capture(span);
+    }
     let mut entries = Vec::new();
     let mut items = Vec::new();
     for el in children(body) {
@@ -899,6 +906,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         let args = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
         return Expr::opaque(args);
+    }
+    // `new(bytes.Buffer)`, `bytes.NewBuffer(nil)`: an empty output buffer.
+    let empty_start = |a: &Node| matches!(ctx.text(*a), "nil" | "\"\"" | "``");
+    if (callee == "new"
+        && arg_nodes.first().is_some_and(|a| frameworks::BUFFER_TYPES.contains(&ctx.text(*a))))
+        || (frameworks::BUFFER_CONSTRUCTORS.contains(&callee.as_str())
+            && arg_nodes.first().is_some_and(empty_start))
+    {
+        return super::capture(span);
     }
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);

@@ -912,13 +912,19 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
             if on_true {
                 // A default among the labels takes the arm for anything left.
                 let labels: Option<Vec<Expr>> = std::mem::take(&mut conditions).into_iter().collect();
-                let condition = labels.and_then(|l| l.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
+                let condition =
+                    labels.and_then(|l| l.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
                 chain.push((condition, body, ctx.span(case)));
                 pending.clear();
                 continue;
             }
             conditions.clear();
-            arms.push(Arm { patterns: std::mem::take(&mut pending), guard: None, body, span: ctx.span(case) });
+            arms.push(Arm {
+                patterns: std::mem::take(&mut pending),
+                guard: None,
+                body,
+                span: ctx.span(case),
+            });
         }
     }
     if on_true {

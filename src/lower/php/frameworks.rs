@@ -104,3 +104,12 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[
     ("rtrim", Fold::Trim),
     ("strval", Fold::Keep),
 ];
+
+/// Reads of the output buffer `ob_start()` opened, and what each reads: its contents
+/// or its length (as [`crate::lower::CAPTURE_CONTENTS`] and `CAPTURE_LENGTH` name them).
+pub const OUTPUT_BUFFER_READS: &[(&str, &str)] = &[
+    ("ob_get_clean", "getvalue"),
+    ("ob_get_contents", "getvalue"),
+    ("ob_get_flush", "getvalue"),
+    ("ob_get_length", "Len"),
+];

@@ -874,7 +874,8 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             _ => continue,
         };
         if on_true {
-            let condition = conditions.and_then(|c| c.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
+            let condition =
+                conditions.and_then(|c| c.into_iter().reduce(|a, b| Expr::Or(Box::new(a), Box::new(b))));
             chain.push((condition, vec![Stmt::Yield(value)], ctx.span(arm)));
             continue;
         }
@@ -971,6 +972,9 @@ fn exit_with(arg: Option<Expr>, span: crate::model::Span) -> Expr {
     super::exit(arg.filter(|a| !matches!(a, Expr::Int(_))), span)
 }
 
+/// The variable holding the output buffer `ob_start()` opened.
+const OUTPUT_BUFFER: &str = "mcp-conform/output-buffer";
+
 fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let name = node
@@ -984,6 +988,23 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if raw_args.iter().any(|a| a.contains("php://stdin") || *a == "STDIN") {
         ctx.saw_stdin = true;
+    }
+    // Output buffering: `ob_start()` opens a buffer that what is echoed goes into;
+    // `ob_get_clean()` and kin read it back.
+    if name == "ob_start" {
+        return Expr::Block(vec![Stmt::Assign {
+            target: OUTPUT_BUFFER.into(),
+            value: super::capture(span),
+            span,
+        }]);
+    }
+    if let Some(read) = frameworks::OUTPUT_BUFFER_READS.iter().find(|(n, _)| *n == name).map(|(_, r)| *r) {
+        return Expr::Call {
+            callee: read.into(),
+            receiver: Some(Box::new(Expr::Var(OUTPUT_BUFFER.into()))),
+            args: Vec::new(),
+            span,
+        };
     }
     if name == "register_rest_route" {
         // `'callback' => [$this, 'handle']` or a closure names the HTTP handler.

@@ -106,3 +106,7 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[("str", Fold::Keep)];
 /// Methods that only convert their receiver; a method name lower-cased or stripped is
 /// still the name.
 pub const TRANSPARENT: &[&str] = &["strip", "lower", "casefold"];
+
+/// Output buffers: one made without contents starts empty, and what is written into
+/// it is read back (`buf.getvalue()`).
+pub const BUFFER_TYPES: &[&str] = &["io.StringIO", "StringIO", "io.BytesIO", "BytesIO"];

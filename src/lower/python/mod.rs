@@ -1048,6 +1048,12 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     if frameworks::PROCESS_EXITS.contains(&ctx.text(func)) {
         return super::exit(None, span);
     }
+    // `io.StringIO()`: an empty output buffer.
+    if frameworks::BUFFER_TYPES.contains(&ctx.text(func))
+        && node.child_by_field_name("arguments").is_some_and(|a| a.named_child_count() == 0)
+    {
+        return super::capture(span);
+    }
     let mut args = Vec::new();
     let mut keywords = Vec::new();
     if let Some(arglist) = node.child_by_field_name("arguments") {
