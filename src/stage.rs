@@ -366,6 +366,17 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
                         crate::lower::last_segment(callee)
                     }
                     Expr::FnRef(name) => crate::lower::last_segment(name),
+                    // `MessageType::NOTIFICATION`, `Method.Ping`: a constant of a class or
+                    // enum declared elsewhere; the class is the name to look for.
+                    Expr::Var(name) => {
+                        if let Some((class, _)) = name.split_once('.')
+                            && class.starts_with(|c: char| c.is_ascii_uppercase())
+                            && !defined.contains(class)
+                        {
+                            names.insert(class.to_string());
+                        }
+                        return;
+                    }
                     _ => return,
                 };
                 if !defined.contains(called) {

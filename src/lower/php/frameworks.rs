@@ -113,3 +113,8 @@ pub const OUTPUT_BUFFER_READS: &[(&str, &str)] = &[
     ("ob_get_flush", "getvalue"),
     ("ob_get_length", "Len"),
 ];
+
+/// Framework helpers testing a string's prefix, as (class, method): Laravel's
+/// `Str::startsWith($text, 'prefix')`.
+pub const PREFIX_TESTS: &[(&str, &str)] =
+    &[("Str", "startsWith"), ("Illuminate\\Support\\Str", "startsWith")];

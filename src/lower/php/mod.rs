@@ -898,6 +898,13 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("scope"));
     let object_text = object.map(|o| ctx.text(o)).unwrap_or("");
     let args = args_of(ctx, node, facts);
+    // Laravel's `Str::startsWith($method, 'notifications/')`: a prefix test.
+    if frameworks::PREFIX_TESTS.contains(&(object_text.trim_start_matches('\\'), name.as_str()))
+        && !ctx.own_names.iter().any(|n| n == object_text)
+        && let [text, Expr::Str(prefix)] = args.as_slice()
+    {
+        return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
+    }
     if matches!(object_text, "Server" | "McpAdapter")
         && matches!(name.as_str(), "make" | "instance")
         && ctx.sdk_server.is_none()
