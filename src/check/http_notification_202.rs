@@ -42,11 +42,18 @@ pub fn run(v: &ServerView) -> Verdict {
     let mut good = None;
     let mut refused = None;
     let mut unknown = false;
+    let mut redirected = None;
     for answer in &answers {
         let problem = match answer {
             // An error status means the server could not accept the input (auth, a bad request): allowed.
             HttpAnswer::Response(h) if h.status.is_error() => {
                 refused.get_or_insert(h.span);
+                None
+            }
+            // A redirect (a middleware sending other hosts to the canonical one) answers
+            // no message: the request is sent elsewhere.
+            HttpAnswer::Response(h) if matches!(h.status, HttpStatus::Code(300..=399)) => {
+                redirected.get_or_insert(h.span);
                 None
             }
             // A status computed from what the scan cannot resolve may be an error status.
@@ -108,6 +115,10 @@ pub fn run(v: &ServerView) -> Verdict {
             Some(span),
         ),
         _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),
+        (None, None) if !unknown && let Some(span) = redirected => Verdict::skip(format!(
+            "a notification is only redirected ({}): what the server it is sent to answers is not in this code",
+            v.at(span)
+        )),
         _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),
     }
 }
