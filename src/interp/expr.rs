@@ -1688,6 +1688,13 @@ impl<'p, 'a> Interp<'p, 'a> {
     ) -> Vec<(State, Value)> {
         let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
         let site = |v: &Value| if anchored { v.with_site(span) } else { v.clone() };
+        // A function written inside the caller sees the caller's variables (a Rust
+        // `fn` item inside another does not: only its closures do).
+        let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
+        let inner = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
+        if inner == Some(self.here()) {
+            self.closure_env = Some(s.env.clone());
+        }
         let outcomes = self.call_function(id, args);
         if outcomes.is_empty() {
             return vec![(s, Value::unknown())];

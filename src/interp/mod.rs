@@ -318,6 +318,10 @@ pub struct Interp<'p, 'a> {
     not_captured: HashSet<String>,
     /// Whether a function leads to one of the server's dispatchers (see `Interp::toward`).
     toward_memo: HashMap<FnId, branch::Toward>,
+    /// The variables of the function a closure is written in, as they stand where it
+    /// is called from that function (`go func() { w.Write(frame) }()`): set at the
+    /// call, taken by `call_function`.
+    closure_env: Option<BTreeMap<String, Value>>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -351,6 +355,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             touched_blind: false,
             open_call: false,
             not_captured: HashSet::default(),
+            closure_env: None,
         }
     }
 
@@ -498,8 +503,13 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     fn call_function(&mut self, id: FnId, args: Vec<Value>) -> Rc<Vec<Outcome>> {
+        // A closure called where it is written sees that function's variables; what
+        // it does then depends on them, so it is not remembered by its arguments alone.
+        let captures = self.closure_env.take();
         let key = (id, args);
-        if let Some(done) = self.memo.get(&key) {
+        if captures.is_none()
+            && let Some(done) = self.memo.get(&key)
+        {
             return done.clone();
         }
         if self.in_progress.contains(&key) || self.depth >= MAX_CALL_DEPTH {
@@ -531,6 +541,10 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut env = BTreeMap::new();
         for (i, p) in f.params.iter().enumerate() {
             env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
+        }
+        let remembered = captures.is_none();
+        for (name, value) in captures.into_iter().flatten() {
+            env.entry(name).or_insert(value);
         }
         // Null passed where the declared type excludes it (PHP `setId(string $id)` given
         // a notification's missing id): a TypeError, raised before the body runs.
@@ -619,7 +633,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.fixpoint.insert(key.clone(), outcomes.clone());
             self.fixpoint_changed = true;
         }
-        self.memo.insert(key, outcomes.clone());
+        if remembered {
+            self.memo.insert(key, outcomes.clone());
+        }
         outcomes
     }
 
