@@ -891,6 +891,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         if !outermost.is_empty() {
             entries = outermost;
         }
+        // A script that hands the dispatcher a message it writes itself (an example
+        // sending `{jsonrpc, method: "resources/read"}` and printing the answer), and
+        // reads no input anywhere below it, is not where messages arrive.
+        let sends_own = |a: FnId| {
+            builds_request(prog, a)
+                && !reach(&[a], &edges).iter().any(|&d| reads_itself(d) || prog.function(d).reads_stdin)
+        };
+        if entries.iter().any(|&a| !sends_own(a)) {
+            entries.retain(|&a| !sends_own(a));
+        }
         if entries.is_empty() {
             entries = group.clone();
         }

@@ -1693,7 +1693,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
         let inner = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
         if inner == Some(self.here()) {
-            self.closure_env = Some(s.env.clone());
+            let names = self.free_names(id);
+            self.closure_env =
+                Some(names.iter().filter_map(|n| s.env.get(n).map(|v| (n.clone(), v.clone()))).collect());
         }
         let outcomes = self.call_function(id, args);
         if outcomes.is_empty() {
@@ -1998,6 +2000,37 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         self.prog.resolve(callee, self.here())
+    }
+
+    /// The variables a function reads (by the first segment of the name read: `w` of
+    /// `w.Write`) that are not its parameters: those a closure may take from the
+    /// function it is written in.
+    fn free_names(&mut self, id: FnId) -> Rc<Vec<String>> {
+        if let Some(names) = self.free_names.get(&id) {
+            return names.clone();
+        }
+        let f = self.prog.function(id);
+        let mut names: Vec<String> = Vec::new();
+        let mut note = |name: &str| {
+            let base = name.split(['.', '[']).next().unwrap_or(name);
+            if !base.is_empty() && !f.params.iter().any(|p| p == base) && !names.iter().any(|n| n == base) {
+                names.push(base.to_string());
+            }
+        };
+        crate::model::walk_block(&f.body, &mut |e| match e {
+            Expr::Var(v) => note(v),
+            Expr::Call { callee, .. } => note(callee),
+            _ => {}
+        });
+        for n in ["self", "this"] {
+            if !names.iter().any(|x| x == n) {
+                names.push(n.to_string());
+            }
+        }
+        names.sort();
+        let names = Rc::new(names);
+        self.free_names.insert(id, names.clone());
+        names
     }
 
     /// A call to a function outside the scanned code that writes a message out:

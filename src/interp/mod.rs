@@ -321,7 +321,11 @@ pub struct Interp<'p, 'a> {
     /// The variables of the function a closure is written in, as they stand where it
     /// is called from that function (`go func() { w.Write(frame) }()`): set at the
     /// call, taken by `call_function`.
-    closure_env: Option<BTreeMap<String, Value>>,
+    closure_env: Option<Vec<(String, Value)>>,
+    /// Calls of closures that saw their outer function's variables, by those too.
+    closure_memo: HashMap<(FnId, Vec<Value>, Vec<(String, Value)>), Rc<Vec<Outcome>>>,
+    /// The names a function reads that it does not bind itself (see `Interp::free_names`).
+    free_names: HashMap<FnId, Rc<Vec<String>>>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -356,6 +360,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             open_call: false,
             not_captured: HashSet::default(),
             closure_env: None,
+            closure_memo: HashMap::default(),
+            free_names: HashMap::default(),
         }
     }
 
@@ -504,12 +510,14 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     fn call_function(&mut self, id: FnId, args: Vec<Value>) -> Rc<Vec<Outcome>> {
         // A closure called where it is written sees that function's variables; what
-        // it does then depends on them, so it is not remembered by its arguments alone.
-        let captures = self.closure_env.take();
+        // it does then depends on them, so it is remembered by them too.
+        let captures = self.closure_env.take().filter(|c| !c.is_empty());
         let key = (id, args);
-        if captures.is_none()
-            && let Some(done) = self.memo.get(&key)
-        {
+        let done = match &captures {
+            None => self.memo.get(&key),
+            Some(c) => self.closure_memo.get(&(id, key.1.clone(), c.clone())),
+        };
+        if let Some(done) = done {
             return done.clone();
         }
         if self.in_progress.contains(&key) || self.depth >= MAX_CALL_DEPTH {
@@ -542,9 +550,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         for (i, p) in f.params.iter().enumerate() {
             env.insert(p.clone(), key.1.get(i).cloned().unwrap_or_else(Value::unknown));
         }
-        let remembered = captures.is_none();
-        for (name, value) in captures.into_iter().flatten() {
-            env.entry(name).or_insert(value);
+        for (name, value) in captures.iter().flatten() {
+            env.entry(name.clone()).or_insert_with(|| value.clone());
         }
         // Null passed where the declared type excludes it (PHP `setId(string $id)` given
         // a notification's missing id): a TypeError, raised before the body runs.
@@ -633,8 +640,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.fixpoint.insert(key.clone(), outcomes.clone());
             self.fixpoint_changed = true;
         }
-        if remembered {
-            self.memo.insert(key, outcomes.clone());
+        match captures {
+            None => {
+                self.memo.insert(key, outcomes.clone());
+            }
+            Some(c) => {
+                self.closure_memo.insert((key.0, key.1, c), outcomes.clone());
+            }
         }
         outcomes
     }
