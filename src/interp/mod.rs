@@ -272,6 +272,10 @@ pub struct Outcome {
     pub this: Option<Value>,
 }
 
+/// A closure's call: the closure, its arguments, and the values of the outer
+/// function's variables it reads.
+type ClosureCall = (FnId, Vec<Value>, Vec<(String, Value)>);
+
 /// Runs probes through a program.
 pub struct Interp<'p, 'a> {
     prog: &'p Program<'a>,
@@ -323,7 +327,7 @@ pub struct Interp<'p, 'a> {
     /// call, taken by `call_function`.
     closure_env: Option<Vec<(String, Value)>>,
     /// Calls of closures that saw their outer function's variables, by those too.
-    closure_memo: HashMap<(FnId, Vec<Value>, Vec<(String, Value)>), Rc<Vec<Outcome>>>,
+    closure_memo: HashMap<ClosureCall, Rc<Vec<Outcome>>>,
     /// The names a function reads that it does not bind itself (see `Interp::free_names`).
     free_names: HashMap<FnId, Rc<Vec<String>>>,
 }
