@@ -1029,6 +1029,16 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
     };
     out.retain(|s| s.evidence.speaks_mcp() || (!s.evidence.beside.is_empty() && !tasks_only(s)));
+    // A route that takes `tools/call` alone and refuses every other method (a legacy
+    // `POST /mcp/call` kept beside the MCP endpoint) is a side door of the server whose
+    // endpoint handles `initialize` in the same files, not a server of its own: its
+    // refusal of the handshake says nothing about the server.
+    let lifecycle: Vec<BTreeSet<u32>> =
+        out.iter().filter(|s| s.methods.contains("initialize")).map(|s| s.files.clone()).collect();
+    out.retain(|s| {
+        let tool_calls_only = s.methods.len() == 1 && s.methods.contains("tools/call");
+        !(tool_calls_only && lifecycle.iter().any(|files| !files.is_disjoint(&s.files)))
+    });
     let claimed_files: HashSet<u32> = out.iter().flat_map(|s| s.files.iter().copied()).collect();
     for file in prog.files() {
         // The SDK's own vendored code is not a server of the repository's.
