@@ -1029,15 +1029,27 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
     };
     out.retain(|s| s.evidence.speaks_mcp() || (!s.evidence.beside.is_empty() && !tasks_only(s)));
+    /// JSON-RPC's "method not found" error code.
+    const METHOD_NOT_FOUND: i64 = -32601;
     // A route that takes `tools/call` alone and refuses every other method (a legacy
     // `POST /mcp/call` kept beside the MCP endpoint) is a side door of the server whose
     // endpoint handles `initialize` in the same files, not a server of its own: its
     // refusal of the handshake says nothing about the server.
+    // Refusing: its dispatch answers the others "method not found" (-32601) itself. A
+    // route that only checks for `tools/call` before handing every message on (a
+    // permission check in front of the dispatch) is that server's transport, and stays.
     let lifecycle: Vec<BTreeSet<u32>> =
         out.iter().filter(|s| s.methods.contains("initialize")).map(|s| s.files.clone()).collect();
+    let refuses_others = |s: &Server| {
+        s.dispatchers.iter().any(|&d| {
+            let mut found = false;
+            walk_block(&prog.function(d).body, &mut |e| found |= matches!(e, Expr::Int(METHOD_NOT_FOUND)));
+            found
+        })
+    };
     out.retain(|s| {
         let tool_calls_only = s.methods.len() == 1 && s.methods.contains("tools/call");
-        !(tool_calls_only && lifecycle.iter().any(|files| !files.is_disjoint(&s.files)))
+        !(tool_calls_only && refuses_others(s) && lifecycle.iter().any(|files| !files.is_disjoint(&s.files)))
     });
     let claimed_files: HashSet<u32> = out.iter().flat_map(|s| s.files.iter().copied()).collect();
     for file in prog.files() {
