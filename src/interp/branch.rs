@@ -507,6 +507,10 @@ fn is_route_test(cond: &Expr) -> bool {
             route(left) != route(right)
         }
         Expr::And(a, b) => is_route_test(a) || is_route_test(b),
+        // `path === "/login" || path === "/callback"`: every side a route test.
+        Expr::Or(a, b) => is_route_test(a) && is_route_test(b),
+        // `path.startsWith("/api")`.
+        Expr::StartsWith { prefix, .. } => prefix.starts_with('/'),
         _ => false,
     }
 }

@@ -1437,12 +1437,13 @@ fn http_answer(
     if !RESPONSE_OBJECTS.contains(&root) {
         return None;
     }
-    // A chained status: `res.status(202).send()` / `reply.code(202).send()`.
+    // A chained status: `res.status(202).send()` / `reply.code(202).send()`, and
+    // node:http's `res.writeHead(202).end()` (writeHead returns the response).
     let chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
     let chained_status = chained.and_then(|c| {
         let f = c.child_by_field_name("function")?;
         let name = f.child_by_field_name("property").map(|p| ctx.text(p))?;
-        if !frameworks::STATUS_SETTERS.contains(&name) {
+        if !frameworks::STATUS_SETTERS.contains(&name) && name != "writeHead" {
             return None;
         }
         let a = c.child_by_field_name("arguments").and_then(|a| a.named_child(0))?;
