@@ -1112,6 +1112,31 @@ impl<'p, 'a> Interp<'p, 'a> {
                     continue;
                 }
             }
+            // `responses.is_empty()`, `responses.len()` on a list the path holds (Rust's
+            // methods; the other languages' builtins are `len(xs)`, `count($xs)`).
+            if let Some(list @ Value::Array(items)) = &recv {
+                let value = match crate::lower::last_segment(callee) {
+                    "is_empty" if args.is_empty() => list.is_empty().map(Value::Bool),
+                    "len" if args.is_empty() => Some(Value::Int(items.len() as i64)),
+                    _ => None,
+                };
+                if let Some(value) = value {
+                    out.push((s, value));
+                    continue;
+                }
+                // Other changes to the list in place (`responses.extend(more)`): what it
+                // holds then is unknown, carrying what it held and what was added.
+                if let Some(Expr::Var(name)) = receiver
+                    && LIST_MUTATORS.contains(&crate::lower::last_segment(callee))
+                {
+                    let mut parts = items.as_ref().clone();
+                    parts.extend(vals.iter().cloned());
+                    let mut s = s;
+                    super::assign(&mut s.env, name, Value::Unknown(Rc::new(parts)), span);
+                    out.push((s, Value::Null));
+                    continue;
+                }
+            }
             // `payload.as_array()` on the decoded message: a probe is one object, not a
             // batch (as `Array.isArray(body)` and `isinstance(body, list)` say).
             if matches!(recv, Some(Value::Message)) {
@@ -2292,6 +2317,20 @@ fn decodes_member(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// Methods that change a list in place other than by one `push` (which the lowering
+/// makes a statement of its own): Rust's `Vec` and `VecDeque`.
+const LIST_MUTATORS: &[&str] = &[
+    "extend",
+    "extend_from_slice",
+    "append",
+    "insert",
+    "resize",
+    "splice",
+    "retain",
+    "truncate",
+    "push_front",
+];
 
 /// `message.params`, `msg["params"]`: the message's params.
 fn reads_params(e: &Expr) -> bool {

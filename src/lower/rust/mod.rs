@@ -1037,6 +1037,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
     }
+    // `Vec::new()`, `Vec::with_capacity(n)`: an empty list (pushes to it are followed,
+    // other changes in place make it unknown).
+    if matches!(
+        callee.as_str(),
+        "Vec::new" | "Vec::with_capacity" | "VecDeque::new" | "VecDeque::with_capacity"
+    ) {
+        return Expr::Array { items: Vec::new(), span };
+    }
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
         let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
