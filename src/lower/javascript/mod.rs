@@ -22,14 +22,25 @@ struct Js {
     /// A NestJS route method that answers with what it returns (no `@Res()`): the
     /// status its answer goes out with.
     route_answer: Option<u16>,
+    /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere.
+    assigned: Vec<String>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
-    let mut js = Js { stdin_callbacks: Vec::new(), default_status: None, route_answer: None };
+    let mut js =
+        Js { stdin_callbacks: Vec::new(), default_status: None, route_answer: None, assigned: Vec::new() };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
     for child in children(root) {
         statement(ctx, &mut js, child, facts, None, &mut body);
+    }
+    // A module-level `let`/`var` that code assigns again (`let _sqlite = null`, set
+    // by `getDb()`) is state the program changes: its first value is not what a
+    // function reads.
+    for name in module_variables(ctx, root) {
+        if js.assigned.contains(&name) && !facts.state.contains(&name) {
+            facts.state.push(name);
+        }
     }
     super::push_module(ctx, facts, root, body);
     for f in &mut facts.functions {
@@ -37,6 +48,30 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             f.reads_stdin = true;
         }
     }
+}
+
+/// The names a file's top level declares with `let` or `var` (exported or not).
+fn module_variables(ctx: &Ctx, root: Node) -> Vec<String> {
+    let mut out = Vec::new();
+    for child in children(root) {
+        let decl = if child.kind() == "export_statement" {
+            child.child_by_field_name("declaration")
+        } else {
+            Some(child)
+        };
+        let Some(decl) = decl else { continue };
+        let mutable = decl.kind() == "variable_declaration"
+            || (decl.kind() == "lexical_declaration" && ctx.text(decl).trim_start().starts_with("let"));
+        if !mutable {
+            continue;
+        }
+        for d in children(decl).into_iter().filter(|c| c.kind() == "variable_declarator") {
+            if let Some(name) = d.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
+                out.push(ctx.text(name).to_string());
+            }
+        }
+    }
+    out
 }
 
 fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
@@ -350,6 +385,9 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             return;
         };
         let target = ctx.text(left).to_string();
+        if left.kind() == "identifier" {
+            js.assigned.push(target.clone());
+        }
         if left.kind() == "subscript_expression" {
             // `handlers["tools/list"] = onList` registers a handler.
             let key = left
