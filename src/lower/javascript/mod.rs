@@ -22,8 +22,9 @@ struct Js {
     /// A NestJS route method that answers with what it returns (no `@Res()`): the
     /// status its answer goes out with.
     route_answer: Option<u16>,
-    /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere.
-    assigned: Vec<String>,
+    /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere,
+    /// with the instance assigned when the value is one built with `new`.
+    assigned: Vec<(String, Option<Expr>)>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -36,10 +37,29 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     }
     // A module-level `let`/`var` that code assigns again (`let _sqlite = null`, set
     // by `getDb()`) is state the program changes: its first value is not what a
-    // function reads.
+    // function reads. A singleton made on first use (`if (!server) server = new
+    // McpServer()`), every assignment an instance of one class, is that instance.
     for name in module_variables(ctx, root) {
-        if js.assigned.contains(&name) && !facts.state.contains(&name) {
-            facts.state.push(name);
+        let values: Vec<&Option<Expr>> =
+            js.assigned.iter().filter(|(n, _)| *n == name).map(|(_, v)| v).collect();
+        if values.is_empty() || facts.state.contains(&name) {
+            continue;
+        }
+        let class = |v: &Option<Expr>| match v {
+            Some(Expr::Call { callee, .. }) => Some(callee.clone()),
+            _ => None,
+        };
+        let first = values.first().and_then(|v| class(v));
+        let one_class = first.is_some() && values.iter().all(|v| class(v) == first);
+        let initial = body.iter_mut().find_map(|s| match s {
+            Stmt::Assign { target, value, .. } if *target == name && matches!(value, Expr::Null) => {
+                Some(value)
+            }
+            _ => None,
+        });
+        match (one_class, initial, values.first()) {
+            (true, Some(initial), Some(Some(made))) => *initial = made.clone(),
+            _ => facts.state.push(name),
         }
     }
     super::push_module(ctx, facts, root, body);
@@ -385,8 +405,8 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             return;
         };
         let target = ctx.text(left).to_string();
-        if left.kind() == "identifier" {
-            js.assigned.push(target.clone());
+        if left.kind() == "identifier" && right.kind() != "new_expression" {
+            js.assigned.push((target.clone(), None));
         }
         if left.kind() == "subscript_expression" {
             // `handlers["tools/list"] = onList` registers a handler.
@@ -418,6 +438,9 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
             }
         }
         let value = expr(ctx, js, right, facts);
+        if left.kind() == "identifier" && right.kind() == "new_expression" {
+            js.assigned.push((target.clone(), Some(value.clone())));
+        }
         if let Some(http) = http_member_write(&target, &value, span) {
             out.push(super::effect(http, span));
             return;
