@@ -438,6 +438,9 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
     found
 }
 
+/// JSON-RPC's "method not found" error code.
+const METHOD_NOT_FOUND: i64 = -32601;
+
 /// Whether a function builds a JSON-RPC request or notification to send: an object
 /// with a `method` and the envelope (`jsonrpc` or `id`).
 fn builds_request(prog: &Program, id: FnId) -> bool {
@@ -894,10 +897,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // A script that hands the dispatcher a message it writes itself (an example
         // sending `{jsonrpc, method: "resources/read"}` and printing the answer), and
         // reads no input anywhere below it, is not where messages arrive.
-        let sends_own = |a: FnId| {
-            builds_request(prog, a)
-                && !reach(&[a], &edges).iter().any(|&d| reads_itself(d) || prog.function(d).reads_stdin)
-        };
+        let sends_own =
+            |a: FnId| builds_request(prog, a) && !reach(&[a], &edges).iter().any(|&d| reads_itself(d));
         if entries.iter().any(|&a| !sends_own(a)) {
             entries.retain(|&a| !sends_own(a));
         }
@@ -1029,15 +1030,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
     };
     out.retain(|s| s.evidence.speaks_mcp() || (!s.evidence.beside.is_empty() && !tasks_only(s)));
-    /// JSON-RPC's "method not found" error code.
-    const METHOD_NOT_FOUND: i64 = -32601;
-    // A route that takes `tools/call` alone and refuses every other method (a legacy
-    // `POST /mcp/call` kept beside the MCP endpoint) is a side door of the server whose
-    // endpoint handles `initialize` in the same files, not a server of its own: its
-    // refusal of the handshake says nothing about the server.
-    // Refusing: its dispatch answers the others "method not found" (-32601) itself. A
-    // route that only checks for `tools/call` before handing every message on (a
-    // permission check in front of the dispatch) is that server's transport, and stays.
+    // A route that takes `tools/call` alone and refuses every other method itself (its
+    // dispatch writes "method not found", a legacy `POST /mcp/call` kept beside the MCP
+    // endpoint) is a side door of the server whose endpoint handles `initialize` in the
+    // same files, not a server of its own: its refusal of the handshake says nothing
+    // about the server. A route that only checks for `tools/call` before handing every
+    // message on (a permission check in front of the dispatch) is that server's
+    // transport, and stays.
     let lifecycle: Vec<BTreeSet<u32>> =
         out.iter().filter(|s| s.methods.contains("initialize")).map(|s| s.files.clone()).collect();
     let refuses_others = |s: &Server| {

@@ -43,10 +43,15 @@ pub const NEW_DYNAMIC: &str = "mcp-conform/new-dynamic";
 /// was written (`if buf.Len() == 0 { 202 }`) reads it as empty when nothing was
 /// written on the path since it was made.
 pub const CAPTURE: &str = "mcp-conform/capture";
-/// What is read off a [`CAPTURE`] buffer: its length (Go `Len`) or its contents
-/// (`Bytes`, `String`, Python `getvalue`).
-pub const CAPTURE_LENGTH: &[&str] = &["Len"];
-pub const CAPTURE_CONTENTS: &[&str] = &["Bytes", "String", "getvalue"];
+/// A [`CAPTURE`] buffer's length, read as a method of it (PHP's `ob_get_length()`).
+pub const BUFFER_LENGTH: &str = "mcp-conform/buffer-length";
+/// A [`CAPTURE`] buffer's contents, read as a method of it (PHP's `ob_get_clean()`).
+pub const BUFFER_CONTENTS: &str = "mcp-conform/buffer-contents";
+/// The methods that read a [`CAPTURE`] buffer's length: Go's `Len`.
+pub const CAPTURE_LENGTH: &[&str] = &[BUFFER_LENGTH, "Len"];
+/// The methods that read a [`CAPTURE`] buffer's contents: Go's `Bytes` and `String`,
+/// Python's `getvalue`.
+pub const CAPTURE_CONTENTS: &[&str] = &[BUFFER_CONTENTS, "Bytes", "String", "getvalue"];
 
 /// A call making a new output buffer (see [`CAPTURE`]).
 pub fn capture(span: Span) -> Expr {

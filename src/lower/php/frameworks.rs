@@ -106,12 +106,12 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[
 ];
 
 /// Reads of the output buffer `ob_start()` opened, and what each reads: its contents
-/// or its length (as [`crate::lower::CAPTURE_CONTENTS`] and `CAPTURE_LENGTH` name them).
+/// or its length.
 pub const OUTPUT_BUFFER_READS: &[(&str, &str)] = &[
-    ("ob_get_clean", "getvalue"),
-    ("ob_get_contents", "getvalue"),
-    ("ob_get_flush", "getvalue"),
-    ("ob_get_length", "Len"),
+    ("ob_get_clean", crate::lower::BUFFER_CONTENTS),
+    ("ob_get_contents", crate::lower::BUFFER_CONTENTS),
+    ("ob_get_flush", crate::lower::BUFFER_CONTENTS),
+    ("ob_get_length", crate::lower::BUFFER_LENGTH),
 ];
 
 /// Framework helpers testing a string's prefix, as (class, method): Laravel's

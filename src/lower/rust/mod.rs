@@ -1024,15 +1024,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             .iter()
             .any(|w| callee.strip_suffix(w).is_some_and(|path| path.is_empty() || path.ends_with("::")))
     {
-        // `Value::Array(Vec::new())`: an empty list (a `Vec::new()` elsewhere may be
-        // pushed to, which the lowering does not follow).
-        return match args.into_iter().next() {
-            Some(Expr::Call { callee, args, .. }) if callee == "Vec::new" && args.is_empty() => {
-                Expr::Array { items: Vec::new(), span }
-            }
-            Some(inner) => inner,
-            None => Expr::unknown(),
-        };
+        // `Value::Array(items)`, `Value::Object(map)`: the list or map it wraps
+        // (`Vec::new()` is already an empty list, below).
+        return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
