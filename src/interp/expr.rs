@@ -1095,8 +1095,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     })
                     .collect();
                 let empty = written.is_empty();
-                let value = if crate::lower::CAPTURE_LENGTH.contains(&name) {
+                let value = if crate::lower::CAPTURE_LENGTH.contains(&name) || name == "len" {
                     Some(if empty { Value::Int(0) } else { Value::unknown() })
+                } else if crate::lower::CAPTURE_EMPTINESS.contains(&name) {
+                    Some(if empty { Value::Bool(true) } else { Value::unknown() })
                 } else if crate::lower::CAPTURE_CONTENTS.contains(&name) {
                     Some(match written.as_slice() {
                         [] => Value::Str(String::new()),
@@ -1114,28 +1116,34 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             // `responses.is_empty()`, `responses.len()` on a list the path holds (Rust's
             // methods; the other languages' builtins are `len(xs)`, `count($xs)`).
-            if let Some(list @ Value::Array(items)) = &recv {
+            if let Some(Value::Array(items)) = &recv
+                && args.is_empty()
+            {
                 let value = match crate::lower::last_segment(callee) {
-                    "is_empty" if args.is_empty() => list.is_empty().map(Value::Bool),
-                    "len" if args.is_empty() => Some(Value::Int(items.len() as i64)),
+                    "is_empty" => Some(Value::Bool(items.is_empty())),
+                    "len" => Some(Value::Int(items.len() as i64)),
                     _ => None,
                 };
                 if let Some(value) = value {
                     out.push((s, value));
                     continue;
                 }
-                // Other changes to the list in place (`responses.extend(more)`): what it
-                // holds then is unknown, carrying what it held and what was added.
-                if let Some(Expr::Var(name)) = receiver
-                    && LIST_MUTATORS.contains(&crate::lower::last_segment(callee))
-                {
-                    let mut parts = items.as_ref().clone();
-                    parts.extend(vals.iter().cloned());
-                    let mut s = s;
-                    super::assign(&mut s.env, name, Value::Unknown(Rc::new(parts)), span);
-                    out.push((s, Value::Null));
-                    continue;
-                }
+            }
+            // Other changes to a list or buffer in place (`responses.extend(more)`): what
+            // it holds then is unknown, carrying what it held and what was added.
+            if let Some(list @ (Value::Array(_) | Value::Captured(_))) = &recv
+                && let Some(Expr::Var(name)) = receiver
+                && LIST_MUTATORS.contains(&crate::lower::last_segment(callee))
+            {
+                let mut parts = match list {
+                    Value::Array(items) => items.as_ref().clone(),
+                    _ => Vec::new(),
+                };
+                parts.extend(vals.iter().cloned());
+                let mut s = s;
+                super::assign(&mut s.env, name, Value::Unknown(Rc::new(parts)), span);
+                out.push((s, Value::Null));
+                continue;
             }
             // `payload.as_array()` on the decoded message: a probe is one object, not a
             // batch (as `Array.isArray(body)` and `isinstance(body, list)` say).

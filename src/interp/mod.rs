@@ -778,6 +778,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                             }
                             // A list the scan cannot see: what it holds now is unknown, but it
                             // carries the value pushed.
+                            // An empty `Vec::new()` pushed to: a list of one.
+                            Some(Value::Captured(_)) => Value::Array(std::rc::Rc::new(vec![v])),
                             Some(other) => crate::value::join(&[other.clone(), v]),
                             None => crate::value::join(&[v]),
                         };

@@ -52,6 +52,9 @@ pub const CAPTURE_LENGTH: &[&str] = &[BUFFER_LENGTH, "Len"];
 /// The methods that read a [`CAPTURE`] buffer's contents: Go's `Bytes` and `String`,
 /// Python's `getvalue`.
 pub const CAPTURE_CONTENTS: &[&str] = &[BUFFER_CONTENTS, "Bytes", "String", "getvalue"];
+/// The methods that say whether a [`CAPTURE`] buffer is empty: Rust's `is_empty`
+/// (a `Vec::new()` is one).
+pub const CAPTURE_EMPTINESS: &[&str] = &["is_empty"];
 
 /// A call making a new output buffer (see [`CAPTURE`]).
 pub fn capture(span: Span) -> Expr {

@@ -19,7 +19,8 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
         }
         "vec" => {
             let items = tree.map(|t| token_items(ctx, t, facts)).unwrap_or_default();
-            Expr::Array { items, span }
+            // `vec![]`: as `Vec::new()`, a list or a byte buffer, empty until filled.
+            if items.is_empty() { crate::lower::capture(span) } else { Expr::Array { items, span } }
         }
         "panic" | "unreachable" | "todo" | "unimplemented" => {
             Expr::Block(vec![Stmt::Raise { value: Expr::unknown(), span }])

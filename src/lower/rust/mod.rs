@@ -1024,20 +1024,27 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             .iter()
             .any(|w| callee.strip_suffix(w).is_some_and(|path| path.is_empty() || path.ends_with("::")))
     {
-        // `Value::Array(items)`, `Value::Object(map)`: the list or map it wraps
-        // (`Vec::new()` is already an empty list, below).
-        return args.into_iter().next().unwrap_or_else(Expr::unknown);
+        // `Value::Array(items)`, `Value::Object(map)`: the list or map it wraps;
+        // `Value::Array(Vec::new())` is the empty JSON list (a `Vec::new()` alone may
+        // also be a byte buffer, see below).
+        return match args.into_iter().next() {
+            Some(Expr::Call { callee, .. }) if callee == crate::lower::CAPTURE => {
+                Expr::Array { items: Vec::new(), span }
+            }
+            Some(inner) => inner,
+            None => Expr::unknown(),
+        };
     }
     if callee.ends_with("Map::new") || callee.ends_with("HashMap::new") {
         return Expr::Object { entries: Vec::new(), span };
     }
-    // `Vec::new()`, `Vec::with_capacity(n)`: an empty list (pushes to it are followed,
-    // other changes in place make it unknown).
+    // `Vec::new()`, `Vec::with_capacity(n)`: an empty list, or an empty byte buffer
+    // a writer fills (`writeln!(buf, ..)`): a capture, empty until written or pushed to.
     if matches!(
         callee.as_str(),
         "Vec::new" | "Vec::with_capacity" | "VecDeque::new" | "VecDeque::with_capacity"
     ) {
-        return Expr::Array { items: Vec::new(), span };
+        return crate::lower::capture(span);
     }
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
