@@ -54,6 +54,9 @@ pub enum Value {
     /// The incoming message as its decoder returns it (`json.loads(line)`,
     /// `json_decode($body)`): a JSON object, never null, whose members are the probe's.
     Message,
+    /// The incoming message as the bytes it arrived in (Go `io.ReadAll(r.Body)`): the
+    /// text of one JSON object, never empty, which decodes to the message.
+    Encoded,
     /// An output buffer (Go `bytes.Buffer`, Python `io.StringIO()`) made when the path
     /// had this many effects: what the path wrote since may be in it (see
     /// [`crate::lower::CAPTURE`]).
@@ -216,6 +219,7 @@ impl Value {
             Value::Id | Value::Method(_) | Value::Reply(_) | Value::Message | Value::Instance(..) => {
                 Some(false)
             }
+            Value::Encoded => Some(false),
             _ => None,
         }
     }
@@ -618,5 +622,20 @@ mod tests {
             }
             other => panic!("expected an unknown value, got {other:?}"),
         }
+    }
+}
+
+/// How a well-formed probe's text begins, as a client sends it.
+const ENCODED_START: &str = "{\"jsonrpc\":\"2.0\"";
+
+/// Whether the message's text starts with `prefix` (`bytes.HasPrefix(body, []byte("["))`):
+/// known while the prefix is within the start every probe shares.
+pub(crate) fn encoded_starts_with(prefix: &str) -> Value {
+    if ENCODED_START.starts_with(prefix) {
+        Value::Bool(true)
+    } else if prefix.len() <= ENCODED_START.len() || !prefix.starts_with(ENCODED_START) {
+        Value::Bool(false)
+    } else {
+        Value::unknown()
     }
 }

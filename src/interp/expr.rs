@@ -259,6 +259,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 Value::Bool(m.starts_with(&prefix))
                             }
                             Value::Str(t) => Value::Bool(t.starts_with(&prefix)),
+                            Value::Encoded => crate::value::encoded_starts_with(&prefix),
                             _ => Value::unknown(),
                         };
                         (s, r)
@@ -758,6 +759,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if is_verb_test(l, r) { Value::Bool(s == "POST") } else { Value::Bool(m == s) }
             }
             (Value::Str(a), Value::Str(b)) => Value::Bool(a == b),
+            // The message's text is never empty.
+            (Value::Encoded, Value::Str(s)) | (Value::Str(s), Value::Encoded) if s.is_empty() => {
+                Value::Bool(false)
+            }
             // A request's id (a number or a non-empty string) is never the text of nothing.
             (Value::Id, Value::Str(s)) | (Value::Str(s), Value::Id)
                 if matches!(s.as_str(), "" | "null" | "None" | "undefined") =>
@@ -841,6 +846,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             && k == "params"
         {
             return self.probe_params();
+        }
+        // `body[0] == '['`: the message's text opens a JSON object.
+        if let (Value::Encoded, Value::Int(0)) = (collection, key) {
+            return Value::Int(i64::from(b'{'));
         }
         if let (Value::Array(items), Value::Int(i)) = (collection, key) {
             return usize::try_from(*i)
@@ -1190,7 +1199,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
             if recv.is_none()
                 && let Some(fold) = crate::lower::string_fold(callee)
-                && let Some(name @ (Value::Method(_) | Value::Str(_))) = vals.first()
+                && let Some(name @ (Value::Method(_) | Value::Str(_) | Value::Encoded)) = vals.first()
                 && self.resolve_callee(callee).is_none()
             {
                 use crate::lower::Fold;
@@ -1499,12 +1508,29 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, value));
                 continue;
             }
+            if callee == crate::lower::ENCODED_MESSAGE {
+                out.push((s, Value::Encoded));
+                continue;
+            }
+            if callee == crate::lower::READ_ALL {
+                let read = match vals.first() {
+                    Some(Value::Encoded) => Value::Encoded,
+                    _ => Value::unknown(),
+                };
+                out.push((s, read));
+                continue;
+            }
             if callee == crate::lower::NEW_OBJECT
-                && let [Value::Str(ty)] = vals.as_slice()
+                && let [Value::Str(ty), rest @ ..] = vals.as_slice()
+                && let Some(fields) = match rest {
+                    [] => Some(Rc::new(Vec::new())),
+                    [Value::Object(fields)] => Some(fields.clone()),
+                    _ => None,
+                }
             {
                 let value = match self.prog.has_methods(ty) {
-                    true => Value::Instance(ty.as_str().into(), Rc::new(Vec::new()), span),
-                    false => Value::Object(Rc::new(Vec::new())),
+                    true => Value::Instance(ty.as_str().into(), fields, span),
+                    false => Value::Object(fields),
                 };
                 out.push((s, value));
                 continue;
@@ -2091,13 +2117,16 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// a variable the path holds) whose member is a function: that function.
     fn object_function(&mut self, st: &State, callee: &str) -> Option<FnId> {
         let (base, rest) = callee.split_once('.')?;
-        if matches!(base, "self" | "this") {
+        let mut current = self.var(st, base);
+        // On `self`, only a field of the object (its methods resolve before this).
+        if matches!(base, "self" | "this") && !matches!(current, Value::Instance(..)) {
             return None;
         }
-        let mut current = self.var(st, base);
         for key in rest.split('.') {
             current = match &current {
                 Value::Object(entries) => entries.iter().find(|(k, _)| k == key)?.1.clone(),
+                // A callback kept in a field of the code's own object (`s.fn(m)`).
+                Value::Instance(_, fields, _) => fields.iter().find(|(k, _)| k == key)?.1.clone(),
                 _ => return None,
             };
         }

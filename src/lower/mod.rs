@@ -27,6 +27,10 @@ pub const DECODE_AS: &str = "mcp-conform/decode-as";
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
+/// The incoming message's bytes as they arrived (see [`crate::value::Value::Encoded`]).
+pub const ENCODED_MESSAGE: &str = "mcp-conform/encoded-message";
+/// Everything a reader yields (`io.ReadAll(r)`): the message's bytes when it reads them.
+pub const READ_ALL: &str = "mcp-conform/read-all";
 /// A built-in: a struct literal (Rust `InitializeResult { protocol_version, .. }`),
 /// its type's name and its fields as an object: the fields go out under the JSON
 /// names that type's serde attributes give them.
@@ -163,6 +167,8 @@ pub struct Ctx<'a> {
     /// Status enums the file imports from their packages (JavaScript `StatusCodes` of
     /// `http-status-codes`): their members are HTTP statuses.
     pub status_enums: Vec<&'static str>,
+    /// Go's `iota` in the constant being lowered: its index in its `const` block.
+    pub iota: Option<i64>,
 }
 
 impl<'a> Ctx<'a> {
@@ -195,6 +201,7 @@ impl<'a> Ctx<'a> {
             handler_classes: false,
             functions_open: 0,
             status_enums: Vec::new(),
+            iota: None,
         }
     }
 

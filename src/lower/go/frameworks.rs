@@ -120,5 +120,9 @@ pub const VERB_MEMBERS: &[&str] = &["Method", "HTTPMethod"];
 
 /// String functions and conversions and what they do to a string (see
 /// [`crate::lower::Fold`]).
-pub const STRING_FOLDS: &[(&str, Fold)] =
-    &[("strings.ToLower", Fold::Lower), ("strings.TrimSpace", Fold::Trim), ("string", Fold::Keep)];
+pub const STRING_FOLDS: &[(&str, Fold)] = &[
+    ("strings.ToLower", Fold::Lower),
+    ("strings.TrimSpace", Fold::Trim),
+    ("bytes.TrimSpace", Fold::Trim),
+    ("string", Fold::Keep),
+];

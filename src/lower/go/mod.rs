@@ -177,11 +177,24 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
 }
 
 fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
-    for spec in children(node).into_iter().filter(|c| matches!(c.kind(), "const_spec" | "var_spec")) {
+    // In a `const` block a spec without values repeats the last one's, with `iota`
+    // counting the specs (`KindA Kind = iota`, `KindB`, ...).
+    let constants = node.kind() == "const_declaration";
+    let mut previous: Vec<Node> = Vec::new();
+    let specs = children(node).into_iter().filter(|c| matches!(c.kind(), "const_spec" | "var_spec"));
+    for (index, spec) in specs.enumerate() {
         let mut cursor = spec.walk();
         let names: Vec<String> =
             spec.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
-        let values: Vec<Node> = spec.child_by_field_name("value").map(children).unwrap_or_default();
+        let mut values: Vec<Node> = spec.child_by_field_name("value").map(children).unwrap_or_default();
+        if constants {
+            if values.is_empty() {
+                values.clone_from(&previous);
+            } else {
+                previous.clone_from(&values);
+            }
+            ctx.iota = i64::try_from(index).ok();
+        }
         if values.is_empty() {
             // `var rpcErr *RPCError`: a variable starts as its type's zero value.
             let zero =
@@ -201,6 +214,7 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
             out.push(Stmt::Assign { target: name, value, span: ctx.span(spec) });
         }
     }
+    ctx.iota = None;
 }
 
 /// Go's number types: their zero value is 0, and a conversion to one keeps the number.
@@ -232,6 +246,9 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let params_node = node.child_by_field_name("parameters");
     let mut params = Vec::new();
+    // Taking the response writer (or a framework's context) makes a handler by its
+    // signature: one another handler calls is that handler's helper.
+    let mut signature = false;
     let mut http_route = false;
     let mut lambda = false;
     let mut requests = Vec::new();
@@ -239,7 +256,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let mut types = Vec::new();
     for p in params_node.map(children).unwrap_or_default() {
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
-        http_route |= ty.contains("ResponseWriter");
+        signature |= ty.contains("ResponseWriter");
         let mut cursor = p.walk();
         let names: Vec<String> =
             p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
@@ -256,7 +273,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         }
         // `c *gin.Context`, `c echo.Context`: the context answers and reads the request.
         if frameworks::CONTEXT_TYPES.iter().any(|t| ty.trim_start_matches('*') == *t) {
-            http_route = true;
+            signature = true;
             writers.extend(names.iter().cloned());
             requests.extend(names.iter().cloned());
         }
@@ -299,7 +316,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         name,
         owner,
         super::Params { types, ..params.into() },
-        super::Http::route_if(http_route),
+        match (http_route, signature) {
+            (true, _) => super::Http::Route,
+            (false, true) => super::Http::Signature,
+            (false, false) => super::Http::No,
+        },
         |ctx, facts| {
             prologue.extend(block(ctx, body, facts));
             prologue
@@ -666,12 +687,19 @@ fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
 
 fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     match node.kind() {
+        // The method's receiver is bound as `self` (as its members are read).
+        "identifier" if ctx.receiver.as_deref() == Some(ctx.text(node)) => Expr::Var("self".into()),
+        "iota" => ctx.iota.map_or_else(Expr::unknown, Expr::Int),
         "identifier" => Expr::Var(ctx.text(node).to_string()),
         "nil" => Expr::Null,
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
         "int_literal" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
         "interpreted_string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        // `'['`: a rune is its code point.
+        "rune_literal" => {
+            rune(ctx.text(node)).map_or_else(Expr::unknown, |c| Expr::Int(i64::from(u32::from(c))))
+        }
         "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => {
             node.named_child(0).map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown)
         }
@@ -697,6 +725,15 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     || r == request
                     || operand_text.strip_prefix(r.as_str()).is_some_and(|t| t.starts_with('.'))
             };
+            // `r.Body`, `c.Request.Body`: the message's bytes as they arrived.
+            if name == "Body" && ctx.http_requests.iter().chain(ctx.http_writers.iter()).any(of_request) {
+                return Expr::Call {
+                    callee: super::ENCODED_MESSAGE.into(),
+                    receiver: None,
+                    args: Vec::new(),
+                    span: ctx.span(node),
+                };
+            }
             if frameworks::VERB_MEMBERS.contains(&name.as_str()) && ctx.http_requests.iter().any(of_request) {
                 return Expr::Str("POST".into());
             }
@@ -782,6 +819,17 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "&&" => Expr::And(Box::new(left), Box::new(right)),
         "||" => Expr::Or(Box::new(left), Box::new(right)),
+        // Constant arithmetic (`iota + 1`, `1 << iota`).
+        "+" | "-" | "*" | "<<" if matches!((&left, &right), (Expr::Int(_), Expr::Int(_))) => {
+            let (Expr::Int(a), Expr::Int(b)) = (&left, &right) else { return Expr::unknown() };
+            let folded = match op {
+                "+" => a.checked_add(*b),
+                "-" => a.checked_sub(*b),
+                "*" => a.checked_mul(*b),
+                _ => u32::try_from(*b).ok().and_then(|b| a.checked_shl(b)),
+            };
+            folded.map_or_else(Expr::unknown, Expr::Int)
+        }
         op => match crate::model::Order::of(op) {
             Some(op) => Expr::Compare { op, left: Box::new(left), right: Box::new(right) },
             None => Expr::opaque(vec![left, right]),
@@ -849,7 +897,21 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if sequence || (entries.is_empty() && !items.is_empty()) {
         return Expr::Array { items, span };
     }
-    object(entries, span)
+    let built = object(entries, span);
+    // `&Sender{fn: send}`: an object of a named type, whose methods calls on it reach
+    // and see its fields (a reply-shaped literal stays a reply).
+    match (&built, node.child_by_field_name("type")) {
+        (Expr::Object { .. }, Some(t)) if matches!(t.kind(), "type_identifier" | "qualified_type") => {
+            let name = super::last_segment(ctx.text(t)).to_string();
+            Expr::Call {
+                callee: super::NEW_OBJECT.into(),
+                receiver: None,
+                args: vec![Expr::Str(name), built],
+                span,
+            }
+        }
+        _ => built,
+    }
 }
 
 /// Go field names as their JSON members: `JSONRPC` -> `jsonrpc`, `ID` -> `id`.
@@ -894,7 +956,12 @@ fn is_context(operand: &str) -> bool {
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
-    let callee = ctx.text(func).to_string();
+    let written = ctx.text(func);
+    // `s.fn(m)` in a method of `s`: a member of the receiver, as `self.fn` (as its reads are).
+    let callee = match ctx.receiver.as_deref().and_then(|r| written.strip_prefix(r)) {
+        Some(rest) if rest.starts_with('.') => format!("self{rest}"),
+        _ => written.to_string(),
+    };
     let last = super::last_segment(&callee).to_string();
     let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
     // `r.Context()` on a handler's `*http.Request`: the standard library's method.
@@ -1014,7 +1081,17 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         // Probes are well-formed: decoding the message fills the target and returns no error.
         "json.Unmarshal" => return decode_into(args, arg_nodes.get(1).map(|n| ctx.text(*n)), span),
-        "strings.HasPrefix" => {
+        // `body, err := io.ReadAll(r.Body)`: what the reader holds, and no error.
+        "io.ReadAll" | "ioutil.ReadAll" if args.len() == 1 => {
+            let bytes = Expr::Call { callee: super::READ_ALL.into(), receiver: None, args, span };
+            return Expr::Array { items: vec![bytes, Expr::Null], span };
+        }
+        // A reader that stops at a size reads the same bytes (probes are small).
+        "http.MaxBytesReader" if args.len() == 3 => return args.into_iter().nth(1).expect("three arguments"),
+        "io.LimitReader" if args.len() == 2 => return args.into_iter().next().expect("two arguments"),
+        // `[]byte("[")`: a conversion keeps the text.
+        "[]byte" | "[]rune" if args.len() == 1 => return args.into_iter().next().expect("one argument"),
+        "strings.HasPrefix" | "bytes.HasPrefix" => {
             if let [text, Expr::Str(prefix)] = args.as_slice() {
                 return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
             }
@@ -1168,4 +1245,22 @@ fn is_package(name: &str) -> bool {
         name,
         "json" | "fmt" | "strings" | "os" | "bufio" | "io" | "http" | "log" | "errors" | "bytes" | "slices"
     )
+}
+
+/// The character a rune literal names: `'['`, `'\n'`.
+fn rune(text: &str) -> Option<char> {
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    match (chars.next()?, chars.next(), chars.next()) {
+        (c, None, _) => Some(c),
+        ('\\', Some(e), None) => match e {
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'r' => Some('\r'),
+            '0' => Some('\0'),
+            '\\' | '\'' | '"' => Some(e),
+            _ => None,
+        },
+        _ => None,
+    }
 }
