@@ -579,6 +579,21 @@ pub(crate) fn join(vals: &[Value]) -> Value {
     Value::Unknown(Rc::new(kept))
 }
 
+/// How a well-formed probe's text begins, as a client sends it.
+const ENCODED_START: &str = "{\"jsonrpc\":\"2.0\"";
+
+/// Whether the message's text starts with `prefix` (`bytes.HasPrefix(body, []byte("["))`):
+/// known while the prefix is within the start every probe shares.
+pub(crate) fn encoded_starts_with(prefix: &str) -> Value {
+    if ENCODED_START.starts_with(prefix) {
+        Value::Bool(true)
+    } else if prefix.len() <= ENCODED_START.len() || !prefix.starts_with(ENCODED_START) {
+        Value::Bool(false)
+    } else {
+        Value::unknown()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -622,20 +637,5 @@ mod tests {
             }
             other => panic!("expected an unknown value, got {other:?}"),
         }
-    }
-}
-
-/// How a well-formed probe's text begins, as a client sends it.
-const ENCODED_START: &str = "{\"jsonrpc\":\"2.0\"";
-
-/// Whether the message's text starts with `prefix` (`bytes.HasPrefix(body, []byte("["))`):
-/// known while the prefix is within the start every probe shares.
-pub(crate) fn encoded_starts_with(prefix: &str) -> Value {
-    if ENCODED_START.starts_with(prefix) {
-        Value::Bool(true)
-    } else if prefix.len() <= ENCODED_START.len() || !prefix.starts_with(ENCODED_START) {
-        Value::Bool(false)
-    } else {
-        Value::unknown()
     }
 }

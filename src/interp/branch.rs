@@ -2,7 +2,7 @@
 //! undecided condition tells about the values on each side.
 
 use super::{Interp, State, Status, limit};
-use crate::model::{Arm, Block, Expr, Pattern, Span};
+use crate::model::{Arm, Block, Expr, Pattern, Span, Stmt};
 use crate::value::{Effect, Value};
 
 /// What a condition looked at: the message's id, its method, a `notifications/`
@@ -50,8 +50,12 @@ impl<'p, 'a> Interp<'p, 'a> {
         // probe is POSTed to the server's endpoint, not to a route that never reaches it.
         let mut elsewhere: Option<bool> = None;
         for (s, truth, Touched { id, method, prefix, blind }) in self.decide(st, cond) {
+            // `if (path !== "/mcp") return notFound()`: the probe is at the route the
+            // other side keeps.
             if truth.is_none() && elsewhere.is_none() {
-                elsewhere = Some(is_route_test(cond) && !self.leads_to_server(then));
+                let other_route = is_other_route_test(cond)
+                    && matches!(then.last(), Some(Stmt::Return { .. } | Stmt::Exit { .. }));
+                elsewhere = Some((is_route_test(cond) || other_route) && !self.leads_to_server(then));
             }
             let branches: &[bool] = match truth {
                 Some(true) => &[true],
@@ -515,6 +519,20 @@ fn is_route_test(cond: &Expr) -> bool {
     }
 }
 
+/// Whether a condition holds for every path but one route (`path !== "/mcp"`,
+/// `uri != "/mcp" || verb != "POST"`): taken as a route test only where its branch
+/// ends the request (a 404 and a return), not where it computes a value.
+fn is_other_route_test(cond: &Expr) -> bool {
+    match cond {
+        Expr::Eq { left, right, negated: true } => {
+            is_route_test(&Expr::Eq { left: left.clone(), right: right.clone(), negated: false })
+        }
+        Expr::Not(inner) => is_route_test(inner),
+        Expr::Or(a, b) => is_other_route_test(a) || is_other_route_test(b),
+        _ => false,
+    }
+}
+
 /// `Ok`, `Err`, `Some`, `None`: the standard library's variants, which the lowering
 /// also makes of values it reads as results.
 fn is_std_variant(name: &str) -> bool {
@@ -702,6 +720,14 @@ fn mark_checked(st: &mut State, e: &Expr) {
     // The field itself (`params.ProtocolVersion in SUPPORTED`): re-reads are checked too.
     if let Expr::Field { name: crate::model::FieldName::ProtocolVersion, .. } = e {
         st.version_checked = true;
+    }
+    // `String(params.protocolVersion)`, `str(v)`, `v.trim()`: a conversion that keeps
+    // the text tests the value converted.
+    if let Expr::Call { callee, receiver, args, .. } = e
+        && crate::lower::string_fold(callee).is_some()
+        && let Some(inner) = args.first().or(receiver.as_deref())
+    {
+        mark_checked(st, inner);
     }
     if let Expr::Var(name) = e
         && let Some(v) = st.env.get_mut(name)

@@ -202,7 +202,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::IsA { value, class } => self
                 .eval(st, value)
                 .into_iter()
-                .map(|(s, v)| (s, v.is_a(class).map(Value::Bool).unwrap_or_else(Value::unknown)))
+                .map(|(s, v)| {
+                    let is = match &v {
+                        Value::Instance(own, ..) => self.instance_of(own, class),
+                        other => other.is_a(class),
+                    };
+                    (s, is.map(Value::Bool).unwrap_or_else(Value::unknown))
+                })
                 .collect(),
             Expr::IsEmpty(x) => {
                 let out = self.eval(st, x);
@@ -2031,7 +2037,11 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn resolve_callee(&mut self, callee: &str) -> Option<FnId> {
-        if callee.contains('.') && !callee.starts_with("self.") && !callee.starts_with("this.") {
+        // `self.initialize()` means the caller's own class when it has such a method;
+        // `self.transport.Write()` is a method of the field, never the caller's own.
+        let prefix = ["self.", "this.", "Self::", "$this->"].iter().find(|p| callee.starts_with(**p));
+        let own = prefix.is_some_and(|p| !callee[p.len()..].contains(['.', '-', ':']));
+        if callee.contains('.') && !own {
             // `obj.method()` on a value we cannot see: only follow unambiguous method names,
             // or any on a value whose class the code declares (`c *Conn`, `new Conn()`).
             let name = crate::lower::last_segment(callee);
@@ -2044,8 +2054,6 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return None;
             }
         }
-        // `self.initialize()` means the caller's own class when it has such a method.
-        let own = ["self.", "this.", "Self::", "$this->"].iter().any(|p| callee.starts_with(p));
         if own {
             let owner = self.stack.last().and_then(|f| self.prog.function(*f).owner.clone());
             let name = crate::lower::last_segment(callee);
@@ -2059,6 +2067,41 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         self.prog.resolve(callee, self.here())
+    }
+
+    /// Whether an instance of the code's class `own` is a `class`: its own class or one
+    /// it extends, a map where the language makes objects maps; not a class of the
+    /// code it does not extend, unless that class is a protocol (typed by shape, as
+    /// Python's `runtime_checkable` protocols are); unknown for a library's class.
+    fn instance_of(&self, own: &str, class: &str) -> Option<bool> {
+        let target = crate::lower::last_segment(class);
+        if Value::Instance(own.into(), Rc::default(), Span::default()).is_a(class) == Some(true) {
+            return Some(true);
+        }
+        let here = self.here();
+        let mut seen: Vec<String> = Vec::new();
+        let mut frontier = vec![own.to_string()];
+        // Whether a class up the chain is a library's, whose own bases are not known.
+        let mut open = false;
+        while let Some(name) = frontier.pop() {
+            if name.eq_ignore_ascii_case(target) {
+                return Some(true);
+            }
+            if seen.contains(&name) || seen.len() > 32 {
+                continue;
+            }
+            match self.prog.class(&name, here) {
+                Some(def) => frontier.extend(def.bases.iter().cloned()),
+                None => open |= name != "object",
+            }
+            seen.push(name);
+        }
+        match self.prog.class(target, here) {
+            Some(def) if def.bases.iter().any(|b| b == "Protocol") => None,
+            Some(_) => Some(false),
+            None if open => None,
+            None => Some(false),
+        }
     }
 
     /// The variables a function reads (by the first segment of the name read: `w` of

@@ -69,6 +69,11 @@ pub const STATUS_PACKAGES: &[&str] = &["http.Status", "fiber.Status"];
 /// Context methods that decode the request body into their argument.
 pub const CONTEXT_DECODERS: &[&str] = &["ShouldBindJSON", "BindJSON", "Bind", "ShouldBind", "BodyParser"];
 
+/// Logging packages, by the last segment of their import path: what their functions
+/// write is a log line.
+pub const LOG_PACKAGES: &[&str] =
+    &["log", "slog", "logx", "logrus", "zap", "zerolog", "glog", "klog", "logging", "logger"];
+
 /// Calls that end the process: `os.Exit(1)`, `log.Fatalf(...)` (logs, then exits).
 pub const PROCESS_EXITS: &[&str] = &["os.Exit", "syscall.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln"];
 

@@ -1012,6 +1012,18 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return super::exit(None, span);
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
+    // `logx.Infof(..)`, `slog.Info(..)`: a logging package's function writes a log line,
+    // never a reply; its body (the scanned code's own, in a monorepo) is not followed.
+    if let Some((package, _)) = callee.split_once('.')
+        && frameworks::LOG_PACKAGES.contains(&package)
+        && facts
+            .imports
+            .iter()
+            .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
+            .any(|path| path.rsplit('/').next() == Some(package))
+    {
+        return Expr::opaque(args);
+    }
     // `append(xs, ys...)` appends the items of `ys`, not `ys` itself.
     if callee == "append"
         && let ([_, spread], [list, _]) = (arg_nodes.as_slice(), args.as_slice())
@@ -1103,6 +1115,25 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     collection: Box::new(collection.clone()),
                 };
             }
+        }
+        // `fmt.Fprintf(w, "data: %s\n\n", reply)` on the response writer: the HTTP body.
+        "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint"
+            if arg_nodes.first().is_some_and(|w| {
+                let text = ctx.text(*w);
+                let writer = text.strip_suffix(".Writer").unwrap_or(text);
+                ctx.http_writers.iter().any(|h| h == writer)
+            }) =>
+        {
+            let mut rest: Vec<Expr> = args.into_iter().skip(1).collect();
+            if callee == "fmt.Fprintf" && rest.len() > 1 {
+                rest.remove(0);
+            }
+            let body = match rest.len() {
+                1 => rest.pop().expect("one value"),
+                _ => Expr::opaque(rest),
+            };
+            let http = Expr::Http { status: None, body: Some(Box::new(body)), span };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
         "fmt.Println" | "fmt.Printf" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" => {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };

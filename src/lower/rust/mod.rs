@@ -276,6 +276,17 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
         out.push(Stmt::Expr(two_arm_match(value, pat, Vec::new(), otherwise, span)));
         return;
     }
+    // `let (response, session) = handle(req).await;`: each name takes its item.
+    if pattern.kind() == "tuple_pattern" {
+        let names: Vec<String> = children(pattern)
+            .into_iter()
+            .map(|p| ctx.text(p).trim_start_matches("mut ").trim().to_string())
+            .collect();
+        if names.iter().all(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+            out.push(Stmt::Destructure { targets: names, value, span });
+            return;
+        }
+    }
     let target = ctx.text(pattern).trim_start_matches("mut ").to_string();
     if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
         out.push(Stmt::SetInitialized { span });
