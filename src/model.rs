@@ -330,6 +330,9 @@ pub enum Pattern {
     /// decided by whether the type it holds takes the probe (`fits`: a type that
     /// requires `id` does not take a notification).
     Untagged {
+        /// The variant's name: a value built as one of the enum's variants
+        /// (`IncomingMessage::Notification(n)`) matches by it.
+        name: String,
         binding: Option<String>,
         fits: bool,
     },

@@ -330,7 +330,7 @@ impl Interp<'_, '_> {
         let held = self.prog.untagged_variant(name, self.here())?;
         let held = held.split('<').next().unwrap_or(held);
         let fits = self.probe.has_id || !self.prog.requires_id(held, self.here());
-        Some(Pattern::Untagged { binding: binding.clone(), fits })
+        Some(Pattern::Untagged { name: name.to_string(), binding: binding.clone(), fits })
     }
 }
 
@@ -431,8 +431,15 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
             // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
             _ => (None, bind(binding, v.clone())),
         },
-        Pattern::Untagged { binding, fits } => match v {
+        Pattern::Untagged { name, binding, fits } => match v {
             Value::Message => (Some(*fits), bind(binding, Value::Message)),
+            // Built by the code as a variant (`Ok(IncomingMessage::Notification(n))`
+            // after testing for an id): its name decides.
+            Value::Variant(vn, inner) if !is_std_variant(vn) => {
+                let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
+                let same = crate::lower::last_segment(vn) == crate::lower::last_segment(name);
+                (Some(same), bind(binding, inner))
+            }
             _ => (None, bind(binding, v.clone())),
         },
         // `Some("initialize")`: the variant, then its inner pattern.

@@ -39,8 +39,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 vec![(st, v)]
             }
             Expr::FnRef(name) => {
-                let v = self.prog.resolve(name, self.here()).map(Value::Func).unwrap_or_else(Value::unknown);
-                vec![(st, v)]
+                let id = self.prog.resolve(name, self.here());
+                if let Some(id) = id {
+                    self.note_closure_made(&st, id);
+                }
+                vec![(st, id.map(Value::Func).unwrap_or_else(Value::unknown))]
             }
             Expr::Object { entries, span } => {
                 let exprs: Vec<&Expr> = entries.iter().map(|(_, v)| v).collect();
@@ -589,6 +592,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             && let Some(v) = crate::value::http_member(http, field)
         {
             return v;
+        }
+        // A function written inside this one, handed on by name (`run_layers(ctx, tail)`).
+        if !name.contains('.')
+            && let Some(&id) =
+                self.prog.named(name).iter().find(|&&id| self.prog.outer_function(id) == Some(self.here()))
+        {
+            self.note_closure_made(st, id);
+            return Value::Func(id);
         }
         // A closure's captured local: what the function around it bound it to.
         if !name.contains('.') && self.prog.in_closure(self.here()) {
@@ -1758,9 +1769,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
         let inner = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
         if inner == Some(self.here()) {
-            let names = self.free_names(id);
-            self.closure_env =
-                Some(names.iter().filter_map(|n| s.env.get(n).map(|v| (n.clone(), v.clone()))).collect());
+            self.closure_env = Some(self.captures(&s, id));
+        } else if let Some(Some(made)) = self.closure_made.get(&id) {
+            self.closure_env = Some(made.clone());
         }
         let outcomes = self.call_function(id, args);
         if outcomes.is_empty() {
@@ -1775,6 +1786,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 match e {
                     Effect::Emit { value, span: at } => {
                         s2.effects.push(Effect::Emit { value: site(value), span: *at })
+                    }
+                    // A closure's write on its outer function's variable: taken where
+                    // that function is, passed on up until then.
+                    Effect::Wrote { target, value, span: at }
+                        if target.starts_with(super::CAPTURED_WRITE) =>
+                    {
+                        let rest = &target[super::CAPTURED_WRITE.len()..];
+                        match rest.split_once(':') {
+                            Some((owner, inner)) if owner.parse::<FnId>().ok() == Some(self.here()) => {
+                                super::assign(&mut s2.env, inner, value.clone(), *at);
+                            }
+                            _ => s2.effects.push(e.clone()),
+                        }
                     }
                     Effect::Wrote { target, value, span: at } => {
                         let write = (target.as_str(), value, *at);
@@ -2104,10 +2128,37 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
+    /// The outer function's variables closure `id` reads, as they stand in `st`.
+    fn captures(&mut self, st: &State, id: FnId) -> Vec<(String, Value)> {
+        let names = self.free_names(id);
+        names.iter().filter_map(|n| st.env.get(n).map(|v| (n.clone(), v.clone()))).collect()
+    }
+
+    /// A closure made as a value where it is written: what it sees then is what it
+    /// sees when called from elsewhere (a middleware chain calling the handler it
+    /// was handed). Two makings that see different values leave it seeing nothing.
+    fn note_closure_made(&mut self, st: &State, id: FnId) {
+        let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
+        let outer = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
+        if outer != Some(self.here()) {
+            return;
+        }
+        let seen = self.captures(st, id);
+        match self.closure_made.get(&id) {
+            None => {
+                self.closure_made.insert(id, Some(seen));
+            }
+            Some(Some(before)) if *before != seen => {
+                self.closure_made.insert(id, None);
+            }
+            Some(_) => {}
+        }
+    }
+
     /// The variables a function reads (by the first segment of the name read: `w` of
     /// `w.Write`) that are not its parameters: those a closure may take from the
     /// function it is written in.
-    fn free_names(&mut self, id: FnId) -> Rc<Vec<String>> {
+    pub(super) fn free_names(&mut self, id: FnId) -> Rc<Vec<String>> {
         if let Some(names) = self.free_names.get(&id) {
             return names.clone();
         }

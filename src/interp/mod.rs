@@ -330,6 +330,13 @@ pub struct Interp<'p, 'a> {
     closure_memo: HashMap<ClosureCall, Rc<Vec<Outcome>>>,
     /// The names a function reads that it does not bind itself (see `Interp::free_names`).
     free_names: HashMap<FnId, Rc<Vec<String>>>,
+    /// What a closure saw of its outer function's variables where it was made
+    /// (`const tail = async () => { .. handler(..) .. }` handed to a middleware
+    /// chain), for calls of it from elsewhere; `None` once two makings saw
+    /// different values.
+    closure_made: HashMap<FnId, Option<Vec<(String, Value)>>>,
+    /// The names each function binds (see `Interp::bound_names`).
+    bound: HashMap<FnId, Rc<Vec<String>>>,
 }
 
 impl<'p, 'a> Interp<'p, 'a> {
@@ -366,6 +373,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             closure_env: None,
             closure_memo: HashMap::default(),
             free_names: HashMap::default(),
+            closure_made: HashMap::default(),
+            bound: HashMap::default(),
         }
     }
 
@@ -498,6 +507,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut outcomes = Rc::new(Vec::new());
         for _ in 0..MAX_ROUNDS {
             self.memo.clear();
+            self.closure_made.clear();
             self.in_progress.clear();
             self.fixpoint_changed = false;
             if matches!(self.cut, Some(Cut::Time | Cut::Work)) {
@@ -693,6 +703,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                             value: v.clone(),
                             span: *span,
                         });
+                    } else if let Some(owner) = self.captured_owner(target) {
+                        // `ctx.response = reply` in a closure the outer function handed
+                        // on: the outer function's variable, however deep it is called.
+                        s.effects.push(Effect::Wrote {
+                            target: format!("{CAPTURED_WRITE}{owner}:{target}"),
+                            value: v.clone(),
+                            span: *span,
+                        });
                     }
                     assign(&mut s.env, target, v, *span);
                     s
@@ -757,6 +775,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                         let updated =
                             crate::value::with_member(&map, std::slice::from_ref(k), vals[1].clone(), *span);
                         s.env.insert(table.clone(), updated);
+                    }
+                    // `ctx["response"] = reply` in a nested function: its outer function's dict.
+                    if let Value::Str(k) = &vals[0]
+                        && !k.contains(['\'', '"', ']'])
+                    {
+                        let target = format!("{table}['{k}']");
+                        if let Some(owner) = self.captured_owner(&target) {
+                            s.effects.push(Effect::Wrote {
+                                target: format!("{CAPTURED_WRITE}{owner}:{target}"),
+                                value: vals[1].clone(),
+                                span: *span,
+                            });
+                        }
                     }
                     s
                 })
@@ -841,9 +872,61 @@ fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span)
 }
 
 /// Whether `target` writes a member of one of the function's parameters (`self` aside).
+/// How a member write on a variable of an outer function, made by a closure, is
+/// named while it goes up to that function: `<mark><outer id>:<target>`.
+pub(super) const CAPTURED_WRITE: &str = "\u{1}captured:";
+
 fn writes_parameter(target: &str, params: &[String]) -> bool {
     let (base, keys) = split_target(target);
     !keys.is_empty() && !matches!(base, "self" | "this" | "$this" | "cls") && params.iter().any(|p| p == base)
+}
+
+impl Interp<'_, '_> {
+    /// The function whose variable a member write in the current function writes,
+    /// when that is a variable the current function (a closure) takes from the
+    /// function it is written in.
+    fn captured_owner(&mut self, target: &str) -> Option<FnId> {
+        let (base, keys) = split_target(target);
+        if keys.is_empty() || matches!(base, "self" | "this" | "$this" | "cls") {
+            return None;
+        }
+        let here = self.here();
+        let rust = self.prog.file_of(here).language == crate::model::Language::Rust;
+        let outer = if rust { self.prog.enclosing_function(here) } else { self.prog.outer_function(here) }?;
+        // A name the closure binds itself is its own; one the outer function binds
+        // (a local or a parameter) is the outer function's.
+        if self.bound_names(here).iter().any(|n| n == base)
+            || !self.bound_names(outer).iter().any(|n| n == base)
+        {
+            return None;
+        }
+        Some(outer)
+    }
+
+    /// The names a function binds: its parameters and what it assigns as a whole
+    /// (`const ctx = ..`, `let (a, b) = ..`, `for x of ..`), remembered per function.
+    fn bound_names(&mut self, id: FnId) -> Rc<Vec<String>> {
+        if let Some(names) = self.bound.get(&id) {
+            return names.clone();
+        }
+        let f = self.prog.function(id);
+        let mut names: Vec<String> = f.params.clone();
+        crate::model::walk_statements(&f.body, &mut |st| match st {
+            Stmt::Assign { target, .. } if !target.contains(['.', '[']) => names.push(target.clone()),
+            Stmt::Destructure { targets, .. } => names.extend(targets.iter().cloned()),
+            _ => {}
+        });
+        crate::model::walk_block(&f.body, &mut |e| {
+            if let crate::model::Expr::ForEach { targets, .. } = e {
+                names.extend(targets.iter().cloned());
+            }
+        });
+        names.sort();
+        names.dedup();
+        let names = Rc::new(names);
+        self.bound.insert(id, names.clone());
+        names
+    }
 }
 
 /// A member write a called function made on one of its parameters, taken onto

@@ -29,6 +29,9 @@ pub const DECODE_AS: &str = "mcp-conform/decode-as";
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
 /// The incoming message's bytes as they arrived (see [`crate::value::Value::Encoded`]).
 pub const ENCODED_MESSAGE: &str = "mcp-conform/encoded-message";
+/// The name a destructured value is held under while its parts are taken
+/// (followed by where the destructuring starts).
+pub const DESTRUCTURED: &str = "mcp-conform/destructured@";
 /// Everything a reader yields (`io.ReadAll(r)`): the message's bytes when it reads them.
 pub const READ_ALL: &str = "mcp-conform/read-all";
 /// A built-in: a struct literal (Rust `InitializeResult { protocol_version, .. }`),

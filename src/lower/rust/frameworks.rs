@@ -97,6 +97,7 @@ pub const TRANSPARENT: &[&str] = &[
     "copied",
     "as_object",
     "into_response",
+    "into_inner",
     "as_string",
     "unwrap_or_default",
     "to_lowercase",

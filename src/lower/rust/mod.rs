@@ -162,6 +162,18 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         {
             decoded_params.push(name.clone());
         }
+        // `body: web::Json<RpcRequest>`: the extractor derefs to the decoded body, and
+        // `body.into_inner()` is it.
+        if pattern.kind() == "identifier"
+            && c.child_by_field_name("type").is_some_and(|t| {
+                let full = ctx.text(t);
+                full.contains('<')
+                    && frameworks::JSON_EXTRACTORS
+                        .contains(&crate::lower::last_segment(full.split('<').next().unwrap_or(full)))
+            })
+        {
+            decoded_params.push(name.clone());
+        }
         params.push(name);
     }
     let signature = [params_node, node.child_by_field_name("return_type")]
@@ -274,6 +286,35 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
         let pat = pattern_of(ctx, pattern);
         let otherwise = block(ctx, alt, facts);
         out.push(Stmt::Expr(two_arm_match(value, pat, Vec::new(), otherwise, span)));
+        return;
+    }
+    // `let RpcRequest { method, params: p, .. } = request;`: each name takes its field.
+    if pattern.kind() == "struct_pattern" {
+        let whole = format!("{}{}", crate::lower::DESTRUCTURED, span.start);
+        out.push(Stmt::Assign { target: whole.clone(), value, span });
+        for f in children(pattern) {
+            let (member, name) = match f.kind() {
+                "shorthand_field_identifier" => (ctx.text(f).to_string(), ctx.text(f).to_string()),
+                "field_pattern" => {
+                    let member = f.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+                    let bound = f.child_by_field_name("pattern").map(|p| ctx.text(p)).unwrap_or(member);
+                    (
+                        member.to_string(),
+                        bound.trim_start_matches("ref ").trim_start_matches("mut ").to_string(),
+                    )
+                }
+                _ => continue,
+            };
+            if member.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let object = Expr::Var(whole.clone());
+            let value = match crate::lower::message_field(&member) {
+                Some(field) => crate::lower::field(Some(object), field),
+                None => Expr::Lookup { collection: Box::new(object), key: Box::new(Expr::Str(member)) },
+            };
+            out.push(Stmt::Assign { target: name, value, span });
+        }
         return;
     }
     // `let (response, session) = handle(req).await;`: each name takes its item.
