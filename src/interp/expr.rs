@@ -2158,7 +2158,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// The variables a function reads (by the first segment of the name read: `w` of
     /// `w.Write`) that are not its parameters: those a closure may take from the
     /// function it is written in.
-    pub(super) fn free_names(&mut self, id: FnId) -> Rc<Vec<String>> {
+    fn free_names(&mut self, id: FnId) -> Rc<Vec<String>> {
         if let Some(names) = self.free_names.get(&id) {
             return names.clone();
         }

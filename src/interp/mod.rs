@@ -871,11 +871,11 @@ fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span)
     }
 }
 
-/// Whether `target` writes a member of one of the function's parameters (`self` aside).
 /// How a member write on a variable of an outer function, made by a closure, is
 /// named while it goes up to that function: `<mark><outer id>:<target>`.
 pub(super) const CAPTURED_WRITE: &str = "\u{1}captured:";
 
+/// Whether `target` writes a member of one of the function's parameters (`self` aside).
 fn writes_parameter(target: &str, params: &[String]) -> bool {
     let (base, keys) = split_target(target);
     !keys.is_empty() && !matches!(base, "self" | "this" | "$this" | "cls") && params.iter().any(|p| p == base)
