@@ -40,6 +40,13 @@ pub const RESPONSE_PARAM_DECORATORS: &[&str] = &["Res", "Response", "Next"];
 /// Functions named as a handler of a file-based router: Next.js `export async function POST(req)`.
 pub const ROUTE_FUNCTIONS: &[&str] = &["POST"];
 
+/// h3 (Nuxt, Nitro): the function `defineEventHandler(..)` is handed is a route that
+/// answers with what it returns (200 unless `setResponseStatus(event, n)` set one);
+/// the variable that status is held in while the handler runs.
+pub const EVENT_HANDLER_WRAPPERS: &[&str] = &["defineEventHandler", "eventHandler"];
+pub const EVENT_STATUS_SETTERS: &[&str] = &["setResponseStatus"];
+pub const EVENT_STATUS: &str = "mcp-conform/event-status";
+
 /// The method of a default-exported object that answers requests: Cloudflare
 /// Workers and Bun `export default { fetch(request, env) { ... } }`.
 pub const FETCH_METHOD: &str = "fetch";

@@ -19,17 +19,25 @@ struct Js {
     stdin_callbacks: Vec<String>,
     /// The status a NestJS `@HttpCode(202)` gives the method being lowered.
     default_status: Option<u16>,
-    /// A NestJS route method that answers with what it returns (no `@Res()`): the
-    /// status its answer goes out with.
-    route_answer: Option<u16>,
+    /// A route function that answers with what it returns (a NestJS method without
+    /// `@Res()`, an h3 event handler): the status its answer goes out with.
+    route_answer: Option<Expr>,
+    /// The function about to be lowered is the one an h3 `defineEventHandler(..)` is
+    /// handed: a route whose returned value is the answer.
+    event_handler_next: bool,
     /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere,
     /// with the instance assigned when the value is one built with `new`.
     assigned: Vec<(String, Option<Expr>)>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
-    let mut js =
-        Js { stdin_callbacks: Vec::new(), default_status: None, route_answer: None, assigned: Vec::new() };
+    let mut js = Js {
+        stdin_callbacks: Vec::new(),
+        default_status: None,
+        route_answer: None,
+        event_handler_next: false,
+        assigned: Vec::new(),
+    };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
     for child in children(root) {
@@ -183,8 +191,8 @@ fn statement(
         }
         "return_statement" => {
             let value = node.named_child(0).map(|v| expr(ctx, js, v, facts));
-            let value = match js.route_answer {
-                Some(status) => Some(route_answer(status, value, span)),
+            let value = match &js.route_answer {
+                Some(status) => Some(route_answer(status.clone(), value, span)),
                 None => value,
             };
             out.push(Stmt::Return { value, span });
@@ -389,6 +397,10 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
     };
     let value = match named {
         Some(f) => {
+            js.event_handler_next = value.kind() == "call_expression"
+                && value
+                    .child_by_field_name("function")
+                    .is_some_and(|c| frameworks::EVENT_HANDLER_WRAPPERS.contains(&ctx.text(c)));
             function(ctx, js, f, facts, target.clone(), None);
             Expr::FnRef(target.clone())
         }
@@ -852,7 +864,12 @@ fn function(
     let (params, prologue) = params(ctx, js, node, facts);
     // Next.js route handlers (`export async function POST(request)`) and NestJS
     // controller methods (`@Post() handle(...)`).
-    let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str()) || mounted_by_decorator(ctx, node);
+    // h3's `defineEventHandler(async (event) => {..})`: a route answering with what it
+    // returns, with the status `setResponseStatus(event, n)` set (200 until then).
+    let event_handler = std::mem::take(&mut js.event_handler_next);
+    let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str())
+        || mounted_by_decorator(ctx, node)
+        || event_handler;
     let http = match http_route {
         true => super::Http::Route,
         false if typed_as_handler(ctx, node) => super::Http::Signature,
@@ -861,11 +878,22 @@ fn function(
     let body = node.child_by_field_name("body");
     let status = decorated_status(ctx, node);
     let outer_status = std::mem::replace(&mut js.default_status, status);
-    let answers = status.filter(|_| http_route && !takes_response(ctx, node));
-    let outer_answer = std::mem::replace(&mut js.route_answer, answers);
+    let answers = match event_handler {
+        true => Some(Expr::Var(frameworks::EVENT_STATUS.into())),
+        false => status.filter(|_| http_route && !takes_response(ctx, node)).map(|s| Expr::Int(i64::from(s))),
+    };
+    let outer_answer = std::mem::replace(&mut js.route_answer, answers.clone());
+
     // `constructor(public status: number, readonly body: string)`: each parameter
     // property is a field set from its argument before the body runs.
     let mut properties = prologue;
+    if event_handler {
+        properties.push(Stmt::Assign {
+            target: frameworks::EVENT_STATUS.into(),
+            value: Expr::Int(200),
+            span: ctx.span(node),
+        });
+    }
     if name == "constructor" && owner.is_some() {
         for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
             let property =
@@ -908,9 +936,9 @@ fn function(
 
 /// What a NestJS route sends for the value it returns: that value as the body with the
 /// route's status; nothing (`undefined`, `null`) as an empty body.
-fn route_answer(status: u16, value: Option<Expr>, span: Span) -> Expr {
+fn route_answer(status: Expr, value: Option<Expr>, span: Span) -> Expr {
     Expr::HttpWith {
-        status: Box::new(Expr::Int(i64::from(status))),
+        status: Box::new(status),
         body: Box::new(value.unwrap_or(Expr::Null)),
         null_is_empty: true,
         span,
@@ -1248,6 +1276,33 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         (func.kind() == "member_expression").then(|| func.child_by_field_name("object")).flatten();
     let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
 
+    // h3: the function `defineEventHandler` is handed answers with what it returns;
+    // `setResponseStatus(event, 202)` sets the status that answer goes out with.
+    if func.kind() == "identifier"
+        && frameworks::EVENT_HANDLER_WRAPPERS.contains(&callee.as_str())
+        && let [handler] = arg_nodes.as_slice()
+        && matches!(handler.kind(), "arrow_function" | "function_expression" | "function")
+    {
+        js.event_handler_next = true;
+        let value = expr(ctx, js, *handler, facts);
+        js.event_handler_next = false;
+        return value;
+    }
+    if func.kind() == "identifier"
+        && frameworks::EVENT_STATUS_SETTERS.contains(&callee.as_str())
+        && js
+            .route_answer
+            .as_ref()
+            .is_some_and(|s| matches!(s, Expr::Var(v) if v == frameworks::EVENT_STATUS))
+        && let Some(code) = arg_nodes.get(1)
+    {
+        let code = expr(ctx, js, *code, facts);
+        return Expr::Block(vec![Stmt::Assign {
+            target: frameworks::EVENT_STATUS.into(),
+            value: code,
+            span,
+        }]);
+    }
     // A route written as one object: Convex `http.route({ path, method, handler })`,
     // Fastify `fastify.route({ url, method, handler })`, Hapi `server.route(...)`.
     if receiver_node.is_some()
