@@ -742,6 +742,15 @@ impl<'a> Program<'a> {
         self.outer[id]
     }
 
+    /// The function whose variables `id` sees as a closure: the function it is
+    /// written in (Rust: only a closure sees them, never a nested `fn` item).
+    pub fn capturing_function(&self, id: FnId) -> Option<FnId> {
+        match self.file_of(id).language {
+            Language::Rust => self.enclosing_function(id),
+            _ => self.outer_function(id),
+        }
+    }
+
     /// Whether `caller` imports a package of the project unit the file at `path`
     /// belongs to: for Go its module (`go.mod`), for Python its top-level package, for
     /// PHP, JavaScript and TypeScript the folder of a module it imports. A

@@ -216,10 +216,12 @@ impl Value {
             Value::Array(items) => Some(items.is_empty()),
             Value::Object(entries) => Some(entries.is_empty()),
             Value::Str(s) => Some(s.is_empty()),
-            Value::Id | Value::Method(_) | Value::Reply(_) | Value::Message | Value::Instance(..) => {
-                Some(false)
-            }
-            Value::Encoded => Some(false),
+            Value::Id
+            | Value::Method(_)
+            | Value::Reply(_)
+            | Value::Message
+            | Value::Encoded
+            | Value::Instance(..) => Some(false),
             _ => None,
         }
     }

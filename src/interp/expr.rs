@@ -1764,11 +1764,8 @@ impl<'p, 'a> Interp<'p, 'a> {
     ) -> Vec<(State, Value)> {
         let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
         let site = |v: &Value| if anchored { v.with_site(span) } else { v.clone() };
-        // A function written inside the caller sees the caller's variables (a Rust
-        // `fn` item inside another does not: only its closures do).
-        let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
-        let inner = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
-        if inner == Some(self.here()) {
+        // A function written inside the caller sees the caller's variables.
+        if self.prog.capturing_function(id) == Some(self.here()) {
             self.closure_env = Some(self.captures(&s, id));
         } else if let Some(Some(made)) = self.closure_made.get(&id) {
             self.closure_env = Some(made.clone());
@@ -2138,9 +2135,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// sees when called from elsewhere (a middleware chain calling the handler it
     /// was handed). Two makings that see different values leave it seeing nothing.
     fn note_closure_made(&mut self, st: &State, id: FnId) {
-        let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
-        let outer = if rust { self.prog.enclosing_function(id) } else { self.prog.outer_function(id) };
-        if outer != Some(self.here()) {
+        if self.prog.capturing_function(id) != Some(self.here()) {
             return;
         }
         let seen = self.captures(st, id);

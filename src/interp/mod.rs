@@ -703,14 +703,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                             value: v.clone(),
                             span: *span,
                         });
-                    } else if let Some(owner) = self.captured_owner(target) {
+                    } else if let Some(write) = self.captured_write(target, &v, *span) {
                         // `ctx.response = reply` in a closure the outer function handed
                         // on: the outer function's variable, however deep it is called.
-                        s.effects.push(Effect::Wrote {
-                            target: format!("{CAPTURED_WRITE}{owner}:{target}"),
-                            value: v.clone(),
-                            span: *span,
-                        });
+                        s.effects.push(write);
                     }
                     assign(&mut s.env, target, v, *span);
                     s
@@ -779,15 +775,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // `ctx["response"] = reply` in a nested function: its outer function's dict.
                     if let Value::Str(k) = &vals[0]
                         && !k.contains(['\'', '"', ']'])
+                        && let Some(write) = self.captured_write(&format!("{table}['{k}']"), &vals[1], *span)
                     {
-                        let target = format!("{table}['{k}']");
-                        if let Some(owner) = self.captured_owner(&target) {
-                            s.effects.push(Effect::Wrote {
-                                target: format!("{CAPTURED_WRITE}{owner}:{target}"),
-                                value: vals[1].clone(),
-                                span: *span,
-                            });
-                        }
+                        s.effects.push(write);
                     }
                     s
                 })
@@ -891,8 +881,7 @@ impl Interp<'_, '_> {
             return None;
         }
         let here = self.here();
-        let rust = self.prog.file_of(here).language == crate::model::Language::Rust;
-        let outer = if rust { self.prog.enclosing_function(here) } else { self.prog.outer_function(here) }?;
+        let outer = self.prog.capturing_function(here)?;
         // A name the closure binds itself is its own; one the outer function binds
         // (a local or a parameter) is the outer function's.
         if self.bound_names(here).iter().any(|n| n == base)
@@ -901,6 +890,17 @@ impl Interp<'_, '_> {
             return None;
         }
         Some(outer)
+    }
+
+    /// A closure's member write on its outer function's variable, as the effect that
+    /// carries it up to that function (see [`CAPTURED_WRITE`]).
+    fn captured_write(&mut self, target: &str, value: &Value, span: Span) -> Option<Effect> {
+        let owner = self.captured_owner(target)?;
+        Some(Effect::Wrote {
+            target: format!("{CAPTURED_WRITE}{owner}:{target}"),
+            value: value.clone(),
+            span,
+        })
     }
 
     /// The names a function binds: its parameters and what it assigns as a whole

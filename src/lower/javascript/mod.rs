@@ -883,7 +883,6 @@ fn function(
         false => status.filter(|_| http_route && !takes_response(ctx, node)).map(|s| Expr::Int(i64::from(s))),
     };
     let outer_answer = std::mem::replace(&mut js.route_answer, answers.clone());
-
     // `constructor(public status: number, readonly body: string)`: each parameter
     // property is a field set from its argument before the body runs.
     let mut properties = prologue;
@@ -934,8 +933,9 @@ fn function(
     js.route_answer = outer_answer;
 }
 
-/// What a NestJS route sends for the value it returns: that value as the body with the
-/// route's status; nothing (`undefined`, `null`) as an empty body.
+/// What a route answering with its return value (NestJS, h3) sends for it: that
+/// value as the body with the route's status; nothing (`undefined`, `null`) as an
+/// empty body.
 fn route_answer(status: Expr, value: Option<Expr>, span: Span) -> Expr {
     Expr::HttpWith {
         status: Box::new(status),
