@@ -457,25 +457,48 @@ fn builds_request(prog: &Program, id: FnId) -> bool {
 /// For each function: the functions it calls, and the functions it refers to
 /// without calling them (handlers in a table, a callback handed to a router).
 /// The positions of the parameters a function calls (`handler(msg)` in
-/// `def run(self, handler)`).
-fn called_params(prog: &Program, id: FnId) -> Vec<usize> {
-    let f = prog.function(id);
+/// `def run(self, handler)`), itself or in a closure it makes and calls, there or
+/// as a goroutine (`step := func(i int) { .. tail() }; step(0)` in `run(mws, tail)`).
+/// A closure it only hands on (an event listener) runs elsewhere, as its own entry.
+fn called_params(prog: &Program, id: FnId, closures: &HashMap<FnId, Vec<FnId>>) -> Vec<usize> {
+    let params = &prog.function(id).params;
     let mut out = Vec::new();
-    walk_block(&f.body, &mut |e| {
-        let name = match e {
-            Expr::Call { callee, receiver: None, .. } => callee.as_str(),
-            Expr::Call { callee, receiver: Some(r), .. } if callee == "()" => match r.as_ref() {
-                Expr::Var(v) => v.as_str(),
+    let mut todo = vec![id];
+    while let Some(g) = todo.pop() {
+        let own = &prog.function(g).params;
+        // What `g` calls by name: functions, closures, variables holding them.
+        let mut called: Vec<&str> = Vec::new();
+        walk_block(&prog.function(g).body, &mut |e| {
+            let name = match e {
+                Expr::Call { callee, receiver: None, .. } => callee.as_str(),
+                Expr::Call { callee, receiver: Some(r), .. } if callee == "()" => match r.as_ref() {
+                    Expr::Var(v) | Expr::FnRef(v) => v.as_str(),
+                    _ => return,
+                },
                 _ => return,
-            },
-            _ => return,
-        };
-        if let Some(i) = f.params.iter().position(|p| p == name)
-            && !out.contains(&i)
-        {
-            out.push(i);
+            };
+            called.push(name);
+            if (g == id || !own.iter().any(|p| p == name))
+                && let Some(i) = params.iter().position(|p| p == name)
+                && !out.contains(&i)
+            {
+                out.push(i);
+            }
+        });
+        let mut held: Vec<(&str, &str)> = Vec::new();
+        crate::model::walk_statements(&prog.function(g).body, &mut |st| {
+            if let crate::model::Stmt::Assign { target, value: Expr::FnRef(f), .. } = st {
+                held.push((target.as_str(), f.as_str()));
+            }
+        });
+        for &c in closures.get(&g).into_iter().flatten() {
+            let name = prog.function(c).name.as_str();
+            let runs = called.iter().any(|&n| n == name || held.iter().any(|&(v, f)| v == n && f == name));
+            if runs {
+                todo.push(c);
+            }
         }
-    });
+    }
     out
 }
 
@@ -521,6 +544,12 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
 fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
     let n = prog.functions.len();
     let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
+    let mut closures: HashMap<FnId, Vec<FnId>> = HashMap::new();
+    for id in 0..n {
+        if let Some(outer) = prog.capturing_function(id) {
+            closures.entry(outer).or_default().push(id);
+        }
+    }
     let mut out = Vec::new();
     for id in 0..n {
         walk_block(&prog.function(id).body, &mut |e| {
@@ -541,7 +570,9 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
                     .copied()
                     .filter(|&m| m != id && prog.function(m).owner.is_some())
                     .filter(|&m| prog.related(here, prog.file_of(m)))
-                    .filter(|&m| !calling.entry(m).or_insert_with(|| called_params(prog, m)).is_empty())
+                    .filter(|&m| {
+                        !calling.entry(m).or_insert_with(|| called_params(prog, m, &closures)).is_empty()
+                    })
                     .collect();
                 if let [only] = methods.as_slice()
                     && !targets.contains(only)
@@ -550,7 +581,8 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
                 }
             }
             for target in targets {
-                let positions = calling.entry(target).or_insert_with(|| called_params(prog, target));
+                let positions =
+                    calling.entry(target).or_insert_with(|| called_params(prog, target, &closures));
                 for &i in positions.iter() {
                     if let Some(h) = args.get(i).and_then(|a| named_function(prog, a, id))
                         && h != target

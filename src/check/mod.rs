@@ -200,6 +200,8 @@ pub struct ProbeRun {
     pub cut: Option<Cut>,
     /// The probe is a notification: a reply is what would be wrong.
     notification: bool,
+    /// The code rewrote the method name into another one on some path.
+    renamed_method: bool,
 }
 
 impl ProbeRun {
@@ -529,6 +531,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let handshake = self.handshake_sets_state(&probe.method);
         let mut paths = Vec::new();
         let mut cut = None;
+        let mut renamed_method = false;
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors)
@@ -559,11 +562,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 });
             }
             cut = cut.or(interp.cut);
+            renamed_method |= interp.renamed_method;
         }
         if paths.iter().any(|p| p.outcome.saw_message) {
             self.saw_message.set(true);
         }
-        let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id });
+        let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id, renamed_method });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
     }
@@ -729,8 +733,20 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// for: every one the server's code names stands for itself; the first it never
     /// names stands for all those it never names (code that never spells a method
     /// cannot tell two such notifications apart, so probing each would only repeat
-    /// the work).
+    /// the work) unless the code rewrites the name it is given into another
+    /// (`method.replace("/", ".")`), when each is probed.
     pub fn client_notifications(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        let grouped = self.grouped_notifications();
+        let renames = grouped.iter().any(|(m, stands_for)| {
+            stands_for.len() > 1 && self.run_probe(Probe::notification(m)).renamed_method
+        });
+        if renames {
+            return CLIENT_NOTIFICATIONS.iter().map(|&m| (m, vec![m])).collect();
+        }
+        grouped
+    }
+
+    fn grouped_notifications(&self) -> Vec<(&'static str, Vec<&'static str>)> {
         let named = |m: &str| {
             self.server.methods.contains(m)
                 || self

@@ -864,9 +864,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return self.probe_params();
         }
-        // `body[0] == '['`: the message's text opens a JSON object.
+        // `body[0] == '['`: the message's text opens a JSON object. Go's bytes index to
+        // a number; PHP's and JavaScript's strings to a one-letter string; Python's
+        // bytes to a number and its strings to a string, which the value cannot tell.
         if let (Value::Encoded, Value::Int(0)) = (collection, key) {
-            return Value::Int(i64::from(b'{'));
+            use crate::model::Language;
+            return match self.prog.file_of(self.here()).language {
+                Language::Go => Value::Int(i64::from(b'{')),
+                Language::Php | Language::JavaScript | Language::TypeScript => Value::Str("{".into()),
+                Language::Python | Language::Rust => Value::unknown(),
+            };
         }
         if let (Value::Array(items), Value::Int(i)) = (collection, key) {
             return usize::try_from(*i)
@@ -1211,6 +1218,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => Value::unknown(),
                 };
                 out.push((s, text));
+                continue;
+            }
+            // `method.replace("/", "_")`, `str_replace('.', '/', $method)`: the known text
+            // with the pattern replaced.
+            if let Some(replaced) = self.replaced(callee, recv.as_ref(), &vals) {
+                out.push((s, replaced));
                 continue;
             }
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
@@ -2470,6 +2483,97 @@ fn reads_params(e: &Expr) -> bool {
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
+impl Interp<'_, '_> {
+    /// A known string with part of it replaced: the methods `replace`/`replaceAll` on
+    /// a string, and each language's replacing functions (`STRING_REPLACES`) that the
+    /// scanned code does not define. A name stays the message's method name. None
+    /// when anything is unknown or the pattern is not one the scan reads the same way.
+    fn replaced(&mut self, callee: &str, recv: Option<&Value>, vals: &[Value]) -> Option<Value> {
+        use crate::model::Language;
+        let language = self.prog.file_of(self.here()).language;
+        let (text, pattern, with, form) = match recv {
+            Some(text @ (Value::Method(_) | Value::Str(_))) => {
+                let name = crate::lower::last_segment(callee);
+                let [pattern, with] = vals else { return None };
+                // JavaScript's `replace` with a string replaces the first match only.
+                let all = match name {
+                    "replace" => !matches!(language, Language::JavaScript | Language::TypeScript),
+                    "replaceAll" | "replace_all" => true,
+                    _ => return None,
+                };
+                (
+                    text,
+                    pattern,
+                    with,
+                    crate::lower::Replace { text: 0, pattern: 0, with: 0, all, regex: false },
+                )
+            }
+            // `re.sub(..)`: a module's function.
+            _ => {
+                let form = crate::lower::string_replace(callee)?;
+                if self.resolve_callee(callee).is_some() {
+                    return None;
+                }
+                (vals.get(form.text)?, vals.get(form.pattern)?, vals.get(form.with)?, form)
+            }
+        };
+        let (Value::Str(pattern), Value::Str(with)) = (pattern, with) else { return None };
+        let source = match text {
+            Value::Method(m) => m.as_str(),
+            Value::Str(t) => t.as_str(),
+            _ => return None,
+        };
+        let regex = match (crate::lower::regex_literal_parts(pattern), form.regex) {
+            (Some((flags, body)), _) => Some((flags.to_string(), body.to_string(), flags.contains('g'))),
+            (None, true) if language == Language::Php => {
+                // `'/\s+/i'`: the pattern between delimiters, then its flags.
+                let delimiter = pattern.chars().next().filter(|c| !c.is_alphanumeric() && *c != '\\')?;
+                let close = match delimiter {
+                    '(' => ')',
+                    '{' => '}',
+                    '[' => ']',
+                    '<' => '>',
+                    c => c,
+                };
+                let (body, flags) = pattern[delimiter.len_utf8()..].rsplit_once(close)?;
+                Some((flags.to_string(), body.to_string(), true))
+            }
+            (None, true) => Some((String::new(), pattern.clone(), true)),
+            (None, false) => None,
+        };
+        let result = match regex {
+            None if form.all => source.replace(pattern.as_str(), with),
+            None => source.replacen(pattern.as_str(), with, 1),
+            Some((flags, body, all)) => {
+                // A replacement naming groups is written differently in each language.
+                if with.contains(['$', '\\']) {
+                    return None;
+                }
+                let mut prefix = String::new();
+                for f in flags.chars() {
+                    match f {
+                        'i' | 'm' | 's' | 'x' => prefix.push(f),
+                        'g' | 'u' => {}
+                        _ => return None,
+                    }
+                }
+                let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
+                let re = regex::Regex::new(&body).ok()?;
+                let with = regex::NoExpand(with.as_str());
+                if all || form.all { re.replace_all(source, with) } else { re.replace(source, with) }
+                    .into_owned()
+            }
+        };
+        Some(match text {
+            Value::Method(m) => {
+                self.renamed_method |= *m != result;
+                Value::Method(result)
+            }
+            _ => Value::Str(result),
+        })
+    }
+}
+
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

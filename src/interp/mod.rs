@@ -305,6 +305,9 @@ pub struct Interp<'p, 'a> {
     pub calls: usize,
     /// Set when a bound stopped the exploration early: the first bound hit.
     pub cut: Option<Cut>,
+    /// Set when the probe's method name was rewritten into another name
+    /// (`method.replace("/", ".")`): the code may then tell apart names it never spells.
+    pub renamed_method: bool,
     /// When the server's time budget runs out.
     deadline: Option<std::time::Instant>,
     /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
@@ -363,6 +366,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             allowance: usize::MAX,
             calls: 0,
             cut: None,
+            renamed_method: false,
             deadline: None,
             touched_id: false,
             touched_method: false,

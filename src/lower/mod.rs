@@ -639,6 +639,29 @@ pub fn decodes_message(language: Language, callee: &str) -> bool {
     }
 }
 
+/// Whether a call reads the incoming message's bytes whole, as they arrived: Starlette's
+/// `await request.body()`, Flask's `request.get_data()`, `self.rfile.read(n)` of
+/// `http.server`, a fetch handler's `await request.text()` (Hono's `c.req.text()`).
+/// What it gives is [`ENCODED_MESSAGE`]; PHP's and Go's readers are their lowerings'.
+pub fn reads_body(language: Language, callee: &str) -> bool {
+    let last = last_segment(callee);
+    let qualifier = callee.strip_suffix(last).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
+    let on_request = matches!(last_segment(qualifier), "request" | "req");
+    match language {
+        Language::Python => {
+            on_request && matches!(last, "body" | "get_data")
+                || qualifier.ends_with("rfile") && last == "read"
+        }
+        Language::TypeScript | Language::JavaScript => on_request && last == "text",
+        Language::Php | Language::Go | Language::Rust => false,
+    }
+}
+
+/// The incoming message's bytes (see [`reads_body`]).
+pub fn encoded_message(span: Span) -> Expr {
+    Expr::Call { callee: ENCODED_MESSAGE.into(), receiver: None, args: Vec::new(), span }
+}
+
 /// An expression used as a statement, as a statement: `xs.append(v)`, `xs.push(v)`
 /// on a name add an item to the list that name holds; anything else is evaluated
 /// for its effects.
@@ -935,6 +958,43 @@ pub fn string_fold(name: &str) -> Option<Fold> {
     .flat_map(|t| t.iter())
     .find(|(f, _)| *f == name)
     .map(|&(_, fold)| fold)
+}
+
+/// How a string function replaces part of its text (each language's
+/// `STRING_REPLACES`): which arguments are the text, the pattern and the
+/// replacement, whether every match is replaced, and whether the pattern is a
+/// regular expression (PHP's between delimiters, `'/\\s+/'`).
+#[derive(Debug, Clone, Copy)]
+pub struct Replace {
+    pub text: usize,
+    pub pattern: usize,
+    pub with: usize,
+    pub all: bool,
+    pub regex: bool,
+}
+
+/// The replacing function `name` is, from each language's `STRING_REPLACES`
+/// (`str_replace`, `re.sub`, `strings.ReplaceAll`). Methods (`s.replace(a, b)`)
+/// are the interpreter's: what they do depends on the receiver being a string.
+pub fn string_replace(name: &str) -> Option<Replace> {
+    [php::frameworks::STRING_REPLACES, go::frameworks::STRING_REPLACES, python::frameworks::STRING_REPLACES]
+        .iter()
+        .flat_map(|t| t.iter())
+        .find(|(f, _)| *f == name)
+        .map(|&(_, r)| r)
+}
+
+/// A regular-expression literal (JavaScript `/[\u200B]/g`) as a value: a string
+/// no code writes, holding its flags and pattern (see [`regex_literal_parts`]).
+pub fn regex_literal(pattern: &str, flags: &str) -> Expr {
+    Expr::Str(format!("{REGEX_LITERAL}{flags}/{pattern}"))
+}
+
+const REGEX_LITERAL: &str = "\u{1}regex/";
+
+/// The flags and pattern of a value [`regex_literal`] made.
+pub fn regex_literal_parts(value: &str) -> Option<(&str, &str)> {
+    value.strip_prefix(REGEX_LITERAL)?.split_once('/')
 }
 
 const HTTP_RESPONSES: &[&str] = &[

@@ -131,3 +131,13 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[
     ("bytes.TrimSpace", Fold::Trim),
     ("string", Fold::Keep),
 ];
+
+/// Functions that replace part of a string (see [`crate::lower::Replace`]).
+pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[(
+    "strings.ReplaceAll",
+    crate::lower::Replace { text: 0, pattern: 1, with: 2, all: true, regex: false },
+)];
+
+/// Methods that run the function they are handed as a goroutine: errgroup's
+/// `g.Go(f)`, `sync.WaitGroup.Go(f)`, conc's pools.
+pub const GOROUTINE_STARTERS: &[&str] = &["Go"];

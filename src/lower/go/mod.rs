@@ -727,12 +727,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             // `r.Body`, `c.Request.Body`: the message's bytes as they arrived.
             if name == "Body" && ctx.http_requests.iter().chain(ctx.http_writers.iter()).any(of_request) {
-                return Expr::Call {
-                    callee: super::ENCODED_MESSAGE.into(),
-                    receiver: None,
-                    args: Vec::new(),
-                    span: ctx.span(node),
-                };
+                return super::encoded_message(ctx.span(node));
             }
             if frameworks::VERB_MEMBERS.contains(&name.as_str()) && ctx.http_requests.iter().any(of_request) {
                 return Expr::Str("POST".into());
@@ -973,6 +968,18 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         let args = arg_nodes.iter().map(|a| expr(ctx, *a, facts)).collect();
         return Expr::opaque(args);
+    }
+    // `g.Go(func() error { .. })` of an errgroup or a `sync.WaitGroup`: the function
+    // runs as a goroutine, as `go f()` does (see [`super::DETACHED`]).
+    if func.kind() == "selector_expression"
+        && frameworks::GOROUTINE_STARTERS.contains(&last.as_str())
+        && let [f] = arg_nodes.as_slice()
+        && f.kind() == "func_literal"
+    {
+        let target = anonymous(ctx, *f, facts);
+        let run =
+            Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: Vec::new(), span };
+        return Expr::Call { callee: super::DETACHED.into(), receiver: None, args: vec![run], span };
     }
     // `new(bytes.Buffer)`, `bytes.NewBuffer(nil)`: an empty output buffer.
     let empty_start = |a: &Node| matches!(ctx.text(*a), "nil" | "\"\"" | "``");

@@ -138,6 +138,7 @@ pub const PROCESS_EXITS: &[&str] = &["process.exit", "Deno.exit"];
 /// String conversions and what they do to a string (see [`crate::lower::Fold`]).
 pub const STRING_FOLDS: &[(&str, Fold)] = &[("String", Fold::Keep)];
 
-/// Methods that only convert their receiver; a method name lower-cased or trimmed is
-/// still the name.
-pub const TRANSPARENT: &[&str] = &["toString", "valueOf", "trim", "toLowerCase", "toLocaleLowerCase"];
+/// Methods that only convert their receiver; a method name lower-cased, trimmed or
+/// Unicode-normalised is still the name (MCP's names are ASCII).
+pub const TRANSPARENT: &[&str] =
+    &["toString", "valueOf", "trim", "toLowerCase", "toLocaleLowerCase", "normalize"];

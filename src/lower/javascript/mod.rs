@@ -1046,6 +1046,10 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         "false" => Expr::Bool(false),
         "number" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
         "string" => Expr::Str(unquote(ctx.text(node))),
+        "regex" => super::regex_literal(
+            node.child_by_field_name("pattern").map(|p| ctx.text(p)).unwrap_or(""),
+            node.child_by_field_name("flags").map(|f| ctx.text(f)).unwrap_or(""),
+        ),
         "template_string" => {
             let subs: Vec<Node> =
                 children(node).into_iter().filter(|c| c.kind() == "template_substitution").collect();
@@ -1436,6 +1440,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         && let Some(first) = arg_nodes.first()
     {
         return expr(ctx, js, *first, facts);
+    }
+    if super::reads_body(Language::TypeScript, &callee) {
+        return super::encoded_message(span);
     }
     if super::decodes_message(Language::TypeScript, &callee) {
         let args = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();

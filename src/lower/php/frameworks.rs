@@ -118,3 +118,9 @@ pub const OUTPUT_BUFFER_READS: &[(&str, &str)] = &[
 /// `Str::startsWith($text, 'prefix')`.
 pub const PREFIX_TESTS: &[(&str, &str)] =
     &[("Str", "startsWith"), ("Illuminate\\Support\\Str", "startsWith")];
+
+/// Functions that replace part of a string (see [`crate::lower::Replace`]).
+pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[
+    ("str_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: false }),
+    ("preg_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true }),
+];

@@ -960,6 +960,8 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 };
             }
             (n, None) if frameworks::BODY_READERS.contains(&n) => return Expr::Message(Vec::new()),
+            // `$request->getContent()` (Laravel, Symfony): the body's bytes.
+            ("getContent", None) => return super::encoded_message(span),
             _ => {}
         }
     }
@@ -992,6 +994,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let raw_args: Vec<&str> = arg_nodes.iter().map(|a| ctx.text(*a)).collect();
     if raw_args.iter().any(|a| a.contains("php://input")) {
         ctx.saw_http = true;
+        // `file_get_contents('php://input')`: the message's bytes as they arrived.
+        if name == "file_get_contents" {
+            return super::encoded_message(span);
+        }
     }
     if raw_args.iter().any(|a| a.contains("php://stdin") || *a == "STDIN") {
         ctx.saw_stdin = true;

@@ -104,9 +104,13 @@ pub const PROCESS_EXITS: &[&str] = &["sys.exit", "os._exit"];
 pub const STRING_FOLDS: &[(&str, Fold)] = &[("str", Fold::Keep)];
 
 /// Methods that only convert their receiver; a method name lower-cased or stripped is
-/// still the name.
-pub const TRANSPARENT: &[&str] = &["strip", "lower", "casefold"];
+/// still the name, and the message's bytes decoded are its text.
+pub const TRANSPARENT: &[&str] = &["strip", "lstrip", "rstrip", "lower", "casefold", "decode"];
 
 /// Output buffers: one made without contents starts empty, and what is written into
 /// it is read back (`buf.getvalue()`).
 pub const BUFFER_TYPES: &[&str] = &["io.StringIO", "StringIO", "io.BytesIO", "BytesIO"];
+
+/// Functions that replace part of a string (see [`crate::lower::Replace`]).
+pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] =
+    &[("re.sub", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true })];

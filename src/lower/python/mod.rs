@@ -1149,6 +1149,9 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             span,
         };
     }
+    if super::reads_body(Language::Python, &callee) {
+        return super::encoded_message(span);
+    }
     if super::decodes_message(Language::Python, &callee) || request_media(ctx, &callee) {
         return Expr::Message(args);
     }
