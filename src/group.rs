@@ -181,6 +181,20 @@ fn captured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Ex
         .or_else(|| destructured_table(prog, outer, name))
 }
 
+/// The table an object's field is set to by a method of its class (the constructor's
+/// `this.handlers = createHandlers(deps)`, or a literal), for `this.handlers[method]`.
+fn field_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Expr> {
+    let field = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."))?;
+    let owner = prog.function(id).owner.as_deref()?;
+    let class = prog.class(owner, id)?;
+    prog.own_method_ids(class, id).into_iter().find_map(|m| {
+        prog.assignments(m, name)
+            .into_iter()
+            .chain(prog.assignments(m, &format!("this.{field}")))
+            .find_map(|value| handed_table(prog, m, value))
+    })
+}
+
 /// The table a destructured parameter is handed: `function serveStdio({ handlers })`
 /// called as `serveStdio({ input, handlers: createHandlers(context) })`, or with the
 /// table itself under that key.
@@ -326,7 +340,11 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                 }
             }
         }
-        Expr::Lookup { collection, key, .. } if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_)) => {
+        // The key is the method, or the method with a default (`$msg['method'] ?? ''`).
+        Expr::Lookup { collection, key, .. }
+            if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_))
+                || matches!(key.as_ref(), Expr::Or(k, _) if matches!(k.as_ref(), Expr::Field { .. } | Expr::Var(_))) =>
+        {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
                     .global(name, id)
@@ -334,6 +352,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
                     .or_else(|| param_table(prog, id, name, 3))
                     .or_else(|| destructured_table(prog, id, name))
                     .or_else(|| captured_table(prog, id, name))
+                    .or_else(|| field_table(prog, id, name))
                     .filter(|g| !matches!(g, Expr::Object { entries, .. } if entries.is_empty()))
                     // A table of labels (`"ping": "liveness"`) names methods for a log
                     // line; it dispatches nothing. A string that names a function or a

@@ -1203,6 +1203,32 @@ impl<'a> Program<'a> {
     }
 
     /// Whether a function is a closure inside another one.
+    /// What the constructor of `from`'s class sets `self.field` to, when it alone
+    /// sets it (no other method of the class writes it) and from nothing the
+    /// constructor is given: the value the field holds in every method
+    /// (`this.handlers = createHandlers({ .. })`).
+    pub fn constructor_field(&self, from: FnId, field: &str) -> Option<&'a Expr> {
+        let owner = self.function(from).owner.as_deref()?;
+        let class = self.class(owner, from)?;
+        let ctor = ["__init__", "__construct", "constructor", "new"]
+            .iter()
+            .find_map(|c| self.method(&class.name, c, from))?;
+        let names = [format!("self.{field}"), format!("this.{field}")];
+        let written = |id: FnId| names.iter().flat_map(|n| self.assignments(id, n)).collect::<Vec<_>>();
+        let in_ctor = written(ctor);
+        let [value] = in_ctor.as_slice() else { return None };
+        if self.own_method_ids(class, from).into_iter().any(|m| m != ctor && !written(m).is_empty()) {
+            return None;
+        }
+        let params = &self.function(ctor).params;
+        let mut reads_param = false;
+        value.walk(&mut |e| {
+            reads_param |=
+                matches!(e, Expr::Var(v) if params.iter().any(|p| p == v.split('.').next().unwrap_or(v)));
+        });
+        (!reads_param).then_some(*value)
+    }
+
     pub fn in_closure(&self, id: FnId) -> bool {
         self.outer[id].is_some()
     }

@@ -631,6 +631,27 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
             }
         }
+        // `this.handlers` where the instance is not known (a method resolved by name):
+        // the table or function the constructor alone sets it to.
+        if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
+            && !field.contains('.')
+            && !matches!(st.env.get(base), Some(Value::Instance(..)))
+            && let Some(expr) = self.prog.constructor_field(self.here(), field)
+        {
+            let key = (format!("{name}@constructor"), self.here() as u32);
+            if let Some(v) = self.globals_cache.get(&key) {
+                return v.clone();
+            }
+            self.globals_cache.insert(key.clone(), Value::unknown());
+            let v = match self.eval_aside(expr).as_deref() {
+                Some([v @ (Value::Object(_) | Value::Func(_))]) => v.clone(),
+                _ => Value::unknown(),
+            };
+            self.globals_cache.insert(key, v.clone());
+            if !matches!(v, Value::Unknown(_)) {
+                return v;
+            }
+        }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
         if let Some(v) = self.globals_cache.get(&key) {

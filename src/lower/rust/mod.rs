@@ -1270,12 +1270,18 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             .and_then(|p| children(p).into_iter().next())
             .map(|p| ctx.text(p).trim_start_matches('&').to_string());
         let mut then = Vec::new();
+        // What passes is the closure's parameter as the test left it (a version found
+        // in the supported list is a checked one).
+        let passed = match &param {
+            Some(p) if p.chars().all(|c| c.is_alphanumeric() || c == '_') => Expr::Var(p.clone()),
+            _ => recv.clone(),
+        };
         if let Some(p) = param {
             then.push(Stmt::Assign { target: p, value: recv.clone(), span });
         }
         then.push(Stmt::Yield(Expr::If {
             cond: Box::new(sub(ctx, *closure, "body", facts)),
-            then: vec![Stmt::Yield(recv.clone())],
+            then: vec![Stmt::Yield(passed)],
             otherwise: vec![Stmt::Yield(Expr::Null)],
             span,
         }));
