@@ -1432,9 +1432,26 @@ impl<'a> Program<'a> {
             && !method_call
             && owner.starts_with(|c: char| c.is_ascii_lowercase())
             && !matches!(owner, "self" | "Self");
+        // `crate::providers::dispatch`: a function of the module `providers` (its file
+        // `providers.rs` or `providers/mod.rs`), never one of another module; `shelf::f`
+        // may name a crate, whose root is its `lib.rs`.
+        let crate_named = !qualifier.contains("::");
+        let in_module = |id: &FnId| {
+            if !module_path || matches!(owner, "crate" | "super") {
+                return true;
+            }
+            let path = self.file_of(*id).path.as_str();
+            let mut parts = path.trim_end_matches(".rs").rsplit('/');
+            match (parts.next(), parts.next()) {
+                (Some("mod"), Some(dir)) => dir == owner,
+                (Some("lib" | "main"), _) if crate_named => true,
+                (Some(stem), _) => stem == owner,
+                _ => false,
+            }
+        };
         let fits = |id: &FnId| {
             let f = self.function(*id);
-            if (method_call && f.associated) || (module_path && f.owner.is_some()) {
+            if (method_call && f.associated) || (module_path && (f.owner.is_some() || !in_module(id))) {
                 return false;
             }
             // An object literal's member, found by its member name: only as `x.name()`

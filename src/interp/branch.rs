@@ -376,6 +376,15 @@ fn message_kind_arm(patterns: &[Pattern], has_id: bool) -> Option<(Option<bool>,
     out
 }
 
+/// The kind a variant of serde_json's `Value` names (`Value::Array`, `serde_json::Value::Object`).
+fn json_value_kind(name: &str) -> Option<&str> {
+    let mut segments = name.rsplit("::");
+    let kind = segments.next()?;
+    (segments.next() == Some("Value")
+        && matches!(kind, "Object" | "Array" | "String" | "Number" | "Bool" | "Null"))
+    .then_some(kind)
+}
+
 /// Whether a value matches one of an arm's patterns, and what it binds.
 fn match_arm(subject: &Value, patterns: &[Pattern]) -> (Option<bool>, Bindings) {
     let mut unknown = None;
@@ -426,6 +435,12 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
                 let inner = inner.as_deref().cloned().unwrap_or_else(Value::unknown);
                 (Some(n == vn), bind(binding, inner))
             }
+            // `Value::Object(map)`, `Value::Array(items)` of serde_json on the decoded
+            // message: a message is one JSON object.
+            (n, Value::Message) if json_value_kind(n).is_some() => match json_value_kind(n) {
+                Some("Object") => (Some(true), bind(binding, Value::Message)),
+                _ => (Some(false), Vec::new()),
+            },
             ("None", x) => (x.is_nullish(), Vec::new()),
             ("Some", x) => (x.is_nullish().map(|b| !b), bind(binding, x.clone())),
             // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).

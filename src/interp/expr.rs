@@ -2611,6 +2611,18 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
         (crate::lower::IS_ERR, [v]) => Some(Value::Bool(matches!(v, Value::Variant(n, _) if n == "Err"))),
+        (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
+            let list = match v {
+                Value::Message | Value::Object(_) | Value::Reply(_) => Some(false),
+                Value::Array(_) => Some(true),
+                _ => None,
+            };
+            Some(match (list, kind.as_str()) {
+                (Some(l), "list") => Value::Bool(l),
+                (Some(l), "object") => Value::Bool(!l),
+                _ => Value::unknown(),
+            })
+        }
         (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(head), Value::Array(tail)]) => {

@@ -83,6 +83,15 @@ pub const MERGE: &str = "mcp-conform/merge";
 /// A built-in: whether its argument is a result known to be an error (`Err(..)`); a
 /// result the scan cannot read is not.
 pub const IS_ERR: &str = "mcp-conform/is-err";
+/// A built-in: whether a value is a JSON list (`"list"`) or a JSON object
+/// (`"object"`): `Array.isArray(x)`, `isinstance(x, list)`, `array_is_list($x)`.
+/// The decoded message is one object; values the scan does not know stay unknown.
+pub const IS_KIND: &str = "mcp-conform/is-kind";
+
+/// A test of a value's JSON kind, as [`IS_KIND`].
+pub fn is_kind(value: Expr, kind: &str, span: Span) -> Expr {
+    Expr::Call { callee: IS_KIND.into(), receiver: None, args: vec![value, Expr::Str(kind.into())], span }
+}
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 /// A built-in: code that runs beside the path that starts it (a goroutine, a spawned

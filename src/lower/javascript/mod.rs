@@ -1456,7 +1456,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     match callee.as_str() {
-        "Array.isArray" => return Expr::Bool(false),
+        "Array.isArray" if args.len() == 1 => {
+            return super::is_kind(args.into_iter().next().expect("one argument"), "list", span);
+        }
         // `await Promise.all(list)`: the list's values, once each promise settles.
         "Promise.all" if args.len() == 1 => return args.into_iter().next().unwrap_or_else(Expr::unknown),
         // `Boolean(x)`: the truthiness of `x`, as `!!x`.

@@ -1027,6 +1027,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::unknown();
     }
     let args = args_of(ctx, node, facts);
+    // `array_is_list($data)`: whether the decoded body is a batch.
+    if name == "array_is_list" && args.len() == 1 && !ctx.own_names.contains(&name) {
+        return super::is_kind(args.into_iter().next().expect("one argument"), "list", span);
+    }
     if let Some(f) =
         node.child_by_field_name("function").filter(|f| !matches!(f.kind(), "name" | "qualified_name"))
     {

@@ -1208,10 +1208,12 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         "dict" if args.is_empty() => return object(keywords, span),
         // Probes are single JSON objects: a dict, never a batch.
         "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "dict") => {
-            return Expr::Bool(true);
+            return super::is_kind(args.swap_remove(0), "object", span);
         }
-        "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "list") => {
-            return Expr::Bool(false);
+        "isinstance"
+            if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "list" || t == "tuple") =>
+        {
+            return super::is_kind(args.swap_remove(0), "list", span);
         }
         "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(_)) => {
             let class = match &args[1] {

@@ -388,6 +388,17 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if let Some(verb) = http_verb(t) {
                 return Expr::Str(verb);
             }
+            // `Dispatched::Accepted`: a unit variant of the code's own enum (CamelCase; a
+            // constant is SCREAMING_CASE, a function snake_case).
+            if let Some((ty, variant)) = t.rsplit_once("::")
+                && crate::lower::last_segment(ty).starts_with(|c: char| c.is_ascii_uppercase())
+                && crate::lower::last_segment(ty) != "Value"
+                && variant.starts_with(|c: char| c.is_ascii_uppercase())
+                && variant.chars().any(|c| c.is_ascii_lowercase())
+                && variant.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                return Expr::Variant { name: variant.to_string(), inner: None };
+            }
             Expr::Var(t.to_string())
         }
         "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
@@ -688,6 +699,9 @@ fn flatten_or(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
     }
 }
 
+/// The variants of serde_json's `Value`.
+const JSON_KINDS: &[&str] = &["Object", "Array", "String", "Number", "Bool", "Null"];
+
 fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
     match node.kind() {
         "string_literal" | "raw_string_literal" => Pattern::Str(unquote(ctx.text(node))),
@@ -704,8 +718,12 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
             t => Pattern::Any(Some(t.to_string())),
         },
         "tuple_struct_pattern" => {
-            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
-            let name = crate::lower::last_segment(name).to_string();
+            let written = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            // serde_json's `Value::Array(items)` keeps its type: the kind of JSON value.
+            let name = match written.rsplit("::").collect::<Vec<_>>().as_slice() {
+                [kind, "Value", ..] if JSON_KINDS.contains(kind) => format!("Value::{kind}"),
+                _ => crate::lower::last_segment(written).to_string(),
+            };
             let inner = children(node).get(1).copied();
             match inner {
                 Some(b) if b.kind() == "identifier" && b.kind() != "_" => {
