@@ -1433,8 +1433,8 @@ impl<'a> Program<'a> {
             && owner.starts_with(|c: char| c.is_ascii_lowercase())
             && !matches!(owner, "self" | "Self");
         // `crate::providers::dispatch`: a function of the module `providers` (its file
-        // `providers.rs` or `providers/mod.rs`), never one of another module; `shelf::f`
-        // may name a crate, whose root is its `lib.rs`.
+        // `providers.rs`, or a file under `providers/`, which may re-export it), never
+        // one of another module; `shelf::f` may name a crate, whose root is `lib.rs`.
         let crate_named = !qualifier.contains("::");
         let in_module = |id: &FnId| {
             if !module_path || matches!(owner, "crate" | "super") {
@@ -1442,12 +1442,8 @@ impl<'a> Program<'a> {
             }
             let path = self.file_of(*id).path.as_str();
             let mut parts = path.trim_end_matches(".rs").rsplit('/');
-            match (parts.next(), parts.next()) {
-                (Some("mod"), Some(dir)) => dir == owner,
-                (Some("lib" | "main"), _) if crate_named => true,
-                (Some(stem), _) => stem == owner,
-                _ => false,
-            }
+            let stem = parts.next().unwrap_or("");
+            stem == owner || (crate_named && matches!(stem, "lib" | "main")) || parts.any(|dir| dir == owner)
         };
         let fits = |id: &FnId| {
             let f = self.function(*id);

@@ -152,8 +152,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         span: Span,
     ) -> Vec<(State, Value)> {
         let mut out = Vec::new();
-        // Paths still looking for an arm.
-        let mut pending = vec![st];
         // A match with both a request and a notification variant on a value the scan
         // could not compute (a transport trait's `read_message()`): the incoming
         // message, decided by its kind as the decoded message is.
@@ -166,7 +164,18 @@ impl<'p, 'a> Interp<'p, 'a> {
             })
         };
         let message_enum = matches!(subject, Value::Unknown(_)) && kinds(true) && kinds(false);
-        for arm in arms {
+        // `match cli.command { Some(Serve) => serve(), Some(Search { .. }) => .. }` before
+        // the message is read: a mode whose arm never reaches the server is one the
+        // probe never arrives in, when another arm reaches it.
+        let modes: Option<Vec<bool>> =
+            (matches!(subject, Value::Unknown(_)) && !message_enum && !st.saw_message && arms.len() > 1)
+                .then(|| arms.iter().map(|a| self.leads_to_server(&a.body)).collect())
+                .filter(|leads: &Vec<bool>| leads.contains(&true) && leads.contains(&false));
+        let mut pending = vec![st];
+        for (index, arm) in arms.iter().enumerate() {
+            if modes.as_ref().is_some_and(|leads| !leads[index]) {
+                continue;
+            }
             let mut still = Vec::new();
             let patterns = self.resolve_patterns(&arm.patterns);
             // `JsonRpcMessage::Notification(n)` on the decoded message: the kind of message

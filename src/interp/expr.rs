@@ -1563,6 +1563,29 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Encoded));
                 continue;
             }
+            // JSON text put into formatted JSON as it is: its value.
+            if callee == crate::lower::JSON_TEXT {
+                let value = match vals.first() {
+                    Some(Value::Str(text)) => match crate::lower::raw_json(text) {
+                        Some(e) => {
+                            self.eval_aside(&e).and_then(|mut v| v.pop()).unwrap_or_else(Value::unknown)
+                        }
+                        // A scalar's text (`"pong"`, `42`, `true`).
+                        None => match serde_json::from_str::<serde_json::Value>(text.trim()) {
+                            Ok(serde_json::Value::String(t)) => Value::Str(t),
+                            Ok(serde_json::Value::Bool(b)) => Value::Bool(b),
+                            Ok(serde_json::Value::Number(n)) => {
+                                n.as_i64().map_or_else(Value::unknown, Value::Int)
+                            }
+                            _ => Value::unknown(),
+                        },
+                    },
+                    Some(other) => other.clone(),
+                    None => Value::unknown(),
+                };
+                out.push((s, value));
+                continue;
+            }
             if callee == crate::lower::READ_ALL {
                 let read = match vals.first() {
                     Some(Value::Encoded) => Value::Encoded,
@@ -2612,16 +2635,18 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
         (crate::lower::IS_ERR, [v]) => Some(Value::Bool(matches!(v, Value::Variant(n, _) if n == "Err"))),
         (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
-            let list = match v {
-                Value::Message | Value::Object(_) | Value::Reply(_) => Some(false),
-                Value::Array(_) => Some(true),
-                _ => None,
+            // A value the scan does not know that is tested so is taken for the
+            // incoming message (a helper's parameter): one object, as every probe is.
+            let kind_of = match v {
+                Value::Array(_) => "list",
+                Value::Message
+                | Value::Object(_)
+                | Value::Reply(_)
+                | Value::Instance(..)
+                | Value::Unknown(_) => "object",
+                _ => "scalar",
             };
-            Some(match (list, kind.as_str()) {
-                (Some(l), "list") => Value::Bool(l),
-                (Some(l), "object") => Value::Bool(!l),
-                _ => Value::unknown(),
-            })
+            Some(Value::Bool(kind_of == kind))
         }
         (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),

@@ -695,7 +695,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
         "int_literal" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
-        "interpreted_string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        "interpreted_string_literal" => Expr::Str(super::unescape(&unquote(ctx.text(node)))),
+        "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
         // `'['`: a rune is its code point.
         "rune_literal" => {
             rune(ctx.text(node)).map_or_else(Expr::unknown, |c| Expr::Int(i64::from(u32::from(c))))
@@ -1133,7 +1134,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         {
             let mut rest: Vec<Expr> = args.into_iter().skip(1).collect();
             if callee == "fmt.Fprintf" && rest.len() > 1 {
-                rest.remove(0);
+                let format = rest.remove(0);
+                // `fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s}`, id)`: the JSON it writes.
+                if let Expr::Str(format) = &format
+                    && let Some(template) = super::printf_template(format, rest.clone())
+                {
+                    rest = vec![template];
+                }
             }
             let body = match rest.len() {
                 1 => rest.pop().expect("one value"),
@@ -1142,8 +1149,26 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let http = Expr::Http { status: None, body: Some(Box::new(body)), span };
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
         }
-        "fmt.Println" | "fmt.Printf" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" => {
+        // `fmt.Printf(`{"jsonrpc":"2.0","id":%s}`+"\n", id)`: the JSON it writes.
+        "fmt.Printf" | "fmt.Fprintf" => {
+            let at = usize::from(callee == "fmt.Fprintf");
+            if let Some(Expr::Str(format)) = args.get(at)
+                && let Some(template) = super::printf_template(format, args[at + 1..].to_vec())
+            {
+                return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![template], span };
+            }
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
+        }
+        "fmt.Println" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprint" => {
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
+        }
+        // `fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, body)`: the JSON it builds.
+        "fmt.Sprintf" => {
+            if let Some(Expr::Str(format)) = args.first()
+                && let Some(template) = super::printf_template(format, args[1..].to_vec())
+            {
+                return template;
+            }
         }
         // `http.NotFound(w, r)`: a 404 answer.
         "http.NotFound" => {

@@ -34,12 +34,25 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             if text.contains("stderr") {
                 return Expr::unknown();
             }
+            // `println!("{{\"jsonrpc\":\"2.0\",\"id\":{}}}", id)`: the JSON it writes.
+            if let Some(template) = tree.and_then(|t| format_template(ctx, t, facts)) {
+                return Expr::Call {
+                    callee: crate::lower::EMIT.into(),
+                    receiver: None,
+                    args: vec![template],
+                    span,
+                };
+            }
             // `writeln!(out, "{}", respond(&msg))`, `println!("{}", json!({...}))`: each
             // argument is the expression it is, calls and nested macros included.
             let args = tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default();
             Expr::Call { callee: crate::lower::EMIT.into(), receiver: None, args, span }
         }
-        "format" | "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
+        "format" => match tree.and_then(|t| format_template(ctx, t, facts)) {
+            Some(template) => template,
+            None => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
+        },
+        "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
         // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
         _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
     }
@@ -224,6 +237,62 @@ fn whole_expression<'t>(root: Node<'t>, part: tree_sitter::Range) -> Option<Node
         }
         node = node.named_child(0)?;
     }
+}
+
+/// JSON text a formatting macro builds (`format!("{{\"id\":{},\"result\":{body}}}", id)`):
+/// the value it encodes with the arguments put in (see [`crate::lower::json_template`]).
+fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<Expr> {
+    let segments: Vec<Vec<Node>> = split_commas(tree).into_iter().filter(|s| !s.is_empty()).collect();
+    let at = segments.iter().position(|s| matches!(s.as_slice(), [one] if one.kind() == "string_literal"))?;
+    let written = ctx.text(segments[at][0]);
+    let text = match written.starts_with('r') {
+        true => unquote(written),
+        false => crate::lower::unescape(&unquote(written)),
+    };
+    // Only text that opens a JSON object or list is worth reading.
+    if !text.trim_start().starts_with("{{") && !text.trim_start().starts_with('[') {
+        return None;
+    }
+    let mut positional = segments[at + 1..].iter();
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '{' => {
+                let mut spec = String::new();
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                    spec.push(d);
+                }
+                let name = spec.split(':').next().unwrap_or("").trim();
+                let value = if name.is_empty() {
+                    let seg = positional.next()?;
+                    parsed_tokens(ctx, seg, facts).unwrap_or_else(|| token_value(ctx, seg, facts))
+                } else if name.chars().all(|d| d.is_ascii_digit()) {
+                    let seg = segments.get(at + 1 + name.parse::<usize>().ok()?)?;
+                    parsed_tokens(ctx, seg, facts).unwrap_or_else(|| token_value(ctx, seg, facts))
+                } else {
+                    Expr::Var(name.to_string())
+                };
+                pieces.push(crate::lower::Piece::Text(std::mem::take(&mut literal)));
+                pieces.push(crate::lower::Piece::Hole(value));
+            }
+            other => literal.push(other),
+        }
+    }
+    pieces.push(crate::lower::Piece::Text(literal));
+    crate::lower::json_template(pieces)
 }
 
 /// `{name}` and `{name:?}` arguments written inside a format string.

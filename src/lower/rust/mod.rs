@@ -403,7 +403,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
         "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
-        "string_literal" | "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
+        "string_literal" => Expr::Str(crate::lower::unescape(&unquote(ctx.text(node)))),
+        "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
         "unit_expression" => Expr::Null,
         "unary_expression" => {
             let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
