@@ -1461,6 +1461,20 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => self.resolve_callee(callee).or_else(|| self.object_function(&s, callee)),
                 },
             };
+            // Rust has no default or variadic arguments: `path.join("x")` on a value is
+            // never the code's own `fn join(self)`; and `line.trim().is_empty()` on a
+            // value not of the code's own types is the standard library's method.
+            let target = target.filter(|&id| {
+                let f = self.prog.function(id);
+                let rust_on_value = recv.is_some()
+                    && callee.contains('.')
+                    && !callee.starts_with("self.")
+                    && self.prog.file_of(id).language == crate::model::Language::Rust;
+                !rust_on_value
+                    || (f.params.iter().filter(|p| p.as_str() != "self").count() == vals.len()
+                        && (matches!(recv, Some(Value::Instance(..)))
+                            || !crate::lower::rust_std_method(crate::lower::last_segment(callee))))
+            });
             if let Some(id) = target {
                 let mut vals = self.bind(id, vals, names);
                 // `request.is_notification()` on the message: the method's `self` is the

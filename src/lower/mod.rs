@@ -1087,6 +1087,13 @@ fn transparent(name: &str) -> bool {
         .any(|t| t.contains(&name))
 }
 
+/// Whether `name` is a method of Rust's standard strings, collections, options and
+/// paths (`is_empty`, `join`, `trim`): on a value not of the code's own types, that
+/// method (see `rust::frameworks::STD_METHODS`).
+pub fn rust_std_method(name: &str) -> bool {
+    rust::frameworks::STD_METHODS.contains(&name)
+}
+
 /// What a string function (each language's `STRING_FOLDS`) does to the string it is given.
 #[derive(Debug, Clone, Copy)]
 pub enum Fold {

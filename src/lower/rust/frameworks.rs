@@ -107,3 +107,37 @@ pub const TRANSPARENT: &[&str] = &[
 /// Extractors that decode the request body from JSON into the handler's parameter:
 /// axum's and actix-web's `Json(body): Json<T>`.
 pub const JSON_EXTRACTORS: &[&str] = &["Json"];
+
+/// Methods of Rust's standard strings, collections, options and paths: called on a
+/// value the scan cannot type, they are the standard library's, not a method of the
+/// code's own type that happens to share the name.
+pub const STD_METHODS: &[&str] = &[
+    "is_empty",
+    "len",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "join",
+    "push",
+    "push_str",
+    "contains",
+    "starts_with",
+    "ends_with",
+    "split",
+    "lines",
+    "to_lowercase",
+    "to_uppercase",
+    "chars",
+    "bytes",
+    "iter",
+    "iter_mut",
+    "keys",
+    "values",
+    "first",
+    "last",
+    "extend",
+    "clear",
+    "exists",
+    "is_file",
+    "is_dir",
+];
