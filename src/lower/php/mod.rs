@@ -976,6 +976,16 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
 }
 
+/// The status a raw header line sets: `'HTTP/1.1 204 No Content'`, `'Status: 202'`,
+/// `$_SERVER['SERVER_PROTOCOL'] . ' 202 Accepted'`.
+fn status_line(text: &str) -> Option<u16> {
+    let rest =
+        ["HTTP/", "Status:", "SERVER_PROTOCOL"].iter().find_map(|m| text.find(m).map(|at| &text[at..]))?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .filter(|t| t.len() == 3)
+        .find_map(|t| t.parse::<u16>().ok().filter(|n| (100..600).contains(n)))
+}
+
 /// `exit`/`die`: an integer argument is the process's status, anything else is printed.
 fn exit_with(arg: Option<Expr>, span: crate::model::Span) -> Expr {
     super::exit(arg.filter(|a| !matches!(a, Expr::Int(_))), span)
@@ -1054,6 +1064,22 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if frameworks::REQUEST_EXITS.contains(&name.as_str()) && !ctx.own_names.contains(&name) {
         return exit_with(args.into_iter().next(), span);
+    }
+    // `header('HTTP/1.1 202 Accepted')`, `header('Status: 204')`,
+    // `header('Content-Type: application/json', true, 200)`: the answer's status.
+    if name == "header" && !ctx.own_names.contains(&name) {
+        let status = args.get(2).cloned().or_else(|| {
+            raw_args.first().and_then(|text| status_line(text)).map(|code| Expr::Int(i64::from(code)))
+        });
+        if let Some(status) = status {
+            let http = Expr::HttpWith {
+                status: Box::new(status),
+                body: Box::new(Expr::Null),
+                null_is_empty: true,
+                span,
+            };
+            return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
+        }
     }
     let first = args.first().cloned();
     let second = args.get(1).cloned();
