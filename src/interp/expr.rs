@@ -1580,20 +1580,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             // JSON text put into formatted JSON as it is: its value.
             if callee == crate::lower::JSON_TEXT {
                 let value = match vals.first() {
-                    Some(Value::Str(text)) => match crate::lower::raw_json(text) {
-                        Some(e) => {
-                            self.eval_aside(&e).and_then(|mut v| v.pop()).unwrap_or_else(Value::unknown)
-                        }
-                        // A scalar's text (`"pong"`, `42`, `true`).
-                        None => match serde_json::from_str::<serde_json::Value>(text.trim()) {
-                            Ok(serde_json::Value::String(t)) => Value::Str(t),
-                            Ok(serde_json::Value::Bool(b)) => Value::Bool(b),
-                            Ok(serde_json::Value::Number(n)) => {
-                                n.as_i64().map_or_else(Value::unknown, Value::Int)
-                            }
-                            _ => Value::unknown(),
-                        },
-                    },
+                    Some(Value::Str(text)) => crate::lower::json_text(text)
+                        .and_then(|e| self.eval_aside(&e))
+                        .and_then(|mut v| v.pop())
+                        .unwrap_or_else(Value::unknown),
                     Some(other) => other.clone(),
                     None => Value::unknown(),
                 };
@@ -2541,97 +2531,6 @@ fn reads_params(e: &Expr) -> bool {
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
-impl Interp<'_, '_> {
-    /// A known string with part of it replaced: the methods `replace`/`replaceAll` on
-    /// a string, and each language's replacing functions (`STRING_REPLACES`) that the
-    /// scanned code does not define. A name stays the message's method name. None
-    /// when anything is unknown or the pattern is not one the scan reads the same way.
-    fn replaced(&mut self, callee: &str, recv: Option<&Value>, vals: &[Value]) -> Option<Value> {
-        use crate::model::Language;
-        let language = self.prog.file_of(self.here()).language;
-        let (text, pattern, with, form) = match recv {
-            Some(text @ (Value::Method(_) | Value::Str(_))) => {
-                let name = crate::lower::last_segment(callee);
-                let [pattern, with] = vals else { return None };
-                // JavaScript's `replace` with a string replaces the first match only.
-                let all = match name {
-                    "replace" => !matches!(language, Language::JavaScript | Language::TypeScript),
-                    "replaceAll" | "replace_all" => true,
-                    _ => return None,
-                };
-                (
-                    text,
-                    pattern,
-                    with,
-                    crate::lower::Replace { text: 0, pattern: 0, with: 0, all, regex: false },
-                )
-            }
-            // `re.sub(..)`: a module's function.
-            _ => {
-                let form = crate::lower::string_replace(callee)?;
-                if self.resolve_callee(callee).is_some() {
-                    return None;
-                }
-                (vals.get(form.text)?, vals.get(form.pattern)?, vals.get(form.with)?, form)
-            }
-        };
-        let (Value::Str(pattern), Value::Str(with)) = (pattern, with) else { return None };
-        let source = match text {
-            Value::Method(m) => m.as_str(),
-            Value::Str(t) => t.as_str(),
-            _ => return None,
-        };
-        let regex = match (crate::lower::regex_literal_parts(pattern), form.regex) {
-            (Some((flags, body)), _) => Some((flags.to_string(), body.to_string(), flags.contains('g'))),
-            (None, true) if language == Language::Php => {
-                // `'/\s+/i'`: the pattern between delimiters, then its flags.
-                let delimiter = pattern.chars().next().filter(|c| !c.is_alphanumeric() && *c != '\\')?;
-                let close = match delimiter {
-                    '(' => ')',
-                    '{' => '}',
-                    '[' => ']',
-                    '<' => '>',
-                    c => c,
-                };
-                let (body, flags) = pattern[delimiter.len_utf8()..].rsplit_once(close)?;
-                Some((flags.to_string(), body.to_string(), true))
-            }
-            (None, true) => Some((String::new(), pattern.clone(), true)),
-            (None, false) => None,
-        };
-        let result = match regex {
-            None if form.all => source.replace(pattern.as_str(), with),
-            None => source.replacen(pattern.as_str(), with, 1),
-            Some((flags, body, all)) => {
-                // A replacement naming groups is written differently in each language.
-                if with.contains(['$', '\\']) {
-                    return None;
-                }
-                let mut prefix = String::new();
-                for f in flags.chars() {
-                    match f {
-                        'i' | 'm' | 's' | 'x' => prefix.push(f),
-                        'g' | 'u' => {}
-                        _ => return None,
-                    }
-                }
-                let body = if prefix.is_empty() { body } else { format!("(?{prefix}){body}") };
-                let re = regex::Regex::new(&body).ok()?;
-                let with = regex::NoExpand(with.as_str());
-                if all || form.all { re.replace_all(source, with) } else { re.replace(source, with) }
-                    .into_owned()
-            }
-        };
-        Some(match text {
-            Value::Method(m) => {
-                self.renamed_method |= *m != result;
-                Value::Method(result)
-            }
-            _ => Value::Str(result),
-        })
-    }
-}
-
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

@@ -20,6 +20,7 @@ mod expr;
 mod fields;
 mod join;
 mod strategy;
+mod text;
 
 /// At most this many paths are followed through one block.
 const MAX_PATHS: usize = 48;
