@@ -2561,6 +2561,10 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
             };
             Some(Value::Bool(kind_of == kind))
         }
+        (crate::lower::STATUS_TUPLE, [Value::Http(status), .., body]) if status.body.is_none() => {
+            Some(Value::Http(Rc::new(HttpValue { status: status.status, body: Some(body.clone()), span: status.span })))
+        }
+        (crate::lower::STATUS_TUPLE, items) => Some(Value::Array(Rc::new(items.iter().cloned().map(shallow).collect()))),
         (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(head), Value::Array(tail)]) => {

@@ -96,6 +96,11 @@ pub const IS_KIND: &str = "mcp-conform/is-kind";
 pub fn is_kind(value: Expr, kind: &str, span: Span) -> Expr {
     Expr::Call { callee: IS_KIND.into(), receiver: None, args: vec![value, Expr::Str(kind.into())], span }
 }
+/// A built-in: a tuple whose first item is a status held in a variable
+/// (`(status, headers, body)` in a helper taking `status: StatusCode`). It is that
+/// HTTP response, its body the last item, when the first item is a status at run
+/// time; otherwise the tuple it is.
+pub const STATUS_TUPLE: &str = "mcp-conform/status-tuple";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 /// A built-in: code that runs beside the path that starts it (a goroutine, a spawned

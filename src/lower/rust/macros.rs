@@ -115,11 +115,15 @@ fn token_items(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
         .collect()
 }
 
-/// All tokens of a token tree (named and punctuation), split at top-level commas.
+/// All tokens of a token tree (named and punctuation), split at top-level commas;
+/// comments are not tokens.
 fn split_commas(tree: Node) -> Vec<Vec<Node>> {
     let mut segments = vec![Vec::new()];
     let mut cursor = tree.walk();
-    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    let tokens: Vec<Node> = tree
+        .children(&mut cursor)
+        .filter(|t| !matches!(t.kind(), "line_comment" | "block_comment"))
+        .collect();
     let inner = tokens.get(1..tokens.len().saturating_sub(1)).unwrap_or(&[]);
     for t in inner {
         if t.kind() == "," {

@@ -18,6 +18,14 @@ const HTTP_TYPES: &[&str] =
     &["Json<", "IntoResponse", "HttpResponse", "HttpRequest", "HeaderMap", "Request<"];
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
+    // Free functions the file defines: its own `json_response(status, value)` is
+    // called, not taken for a web framework's constructor of that name.
+    for item in children(root).into_iter().filter(|i| i.kind() == "function_item") {
+        if let Some(name) = item.child_by_field_name("name") {
+            let name = ctx.text(name).to_string();
+            ctx.own_names.push(name);
+        }
+    }
     let mut module = Vec::new();
     items(ctx, root, facts, None, &mut module);
     super::push_module(ctx, facts, root, module);
@@ -500,6 +508,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             {
                 let status = Box::new(items[0].clone());
                 return Expr::HttpWith { status, body: body.clone(), null_is_empty: false, span };
+            }
+            // `(status, headers, body)` with the status a parameter: decided by its value.
+            if items.len() >= 2 && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. })) {
+                return Expr::Call { callee: crate::lower::STATUS_TUPLE.into(), receiver: None, args: items, span };
             }
             Expr::Array { items, span }
         }
@@ -1375,6 +1387,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         let receiver = receiver.filter(|_| receiver_text != "self");
         return call(callee, receiver, args, Vec::new(), span);
+    }
+    if ctx.own_names.contains(&callee) {
+        return Expr::Call { callee, receiver: None, args, span };
     }
     call(callee, None, args, Vec::new(), span)
 }
