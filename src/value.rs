@@ -417,6 +417,10 @@ pub enum Effect {
     /// (`JSONRPCInitializeRequest.model_validate(payload)`): a later `case
     /// JSONRPCInitializeRequest():` on it is decided by the class.
     ReadAs(std::rc::Rc<str>),
+    /// The path decided whether the program runs from the command line (PHP's
+    /// `php_sapi_name() === 'cli'`): on `true` its output is standard output, and
+    /// no HTTP request is being answered.
+    CommandLine(bool),
     /// A member a function wrote on one of its parameters (`ctx.response = r` in
     /// `def on_ping(ctx)`): the caller takes it onto the variable it passed.
     Wrote {

@@ -302,6 +302,11 @@ impl ProbeRun {
             if (looked && !path.outcome.saw_message) || path.outcome.blind.is_some() {
                 continue;
             }
+            // A script run from the command line (`php_sapi_name() === 'cli'`) answers no
+            // HTTP request on that path.
+            if path.outcome.effects.contains(&Effect::CommandLine(true)) {
+                continue;
+            }
             // A status and a body may be written separately (`WriteHeader(202)`, then
             // `Write(body)`): the answer is the first status with the first body.
             let mut emitted: Option<HttpValue> = None;

@@ -177,20 +177,26 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Eq { left, right, negated } => {
                 let negated = *negated;
                 let before = self.touched_method;
-                let verb = std::cell::Cell::new(false);
-                let out = self.eval_pair(st, left, right, |this, l, r| {
-                    verb.set(verb.get() || is_verb_test(l, r));
-                    let v = this.equals(l, r);
-                    if !matches!(v, Value::Bool(_)) && names_method_blindly(l, r) {
-                        this.touched_blind = true;
+                let mut verb = false;
+                let mut out = Vec::new();
+                for (s, vals) in self.eval_all(st, &[left, right]) {
+                    let (l, r) = (&vals[0], &vals[1]);
+                    if is_php_sapi(l) || is_php_sapi(r) {
+                        out.extend(command_line_test(s, l, r, negated));
+                        continue;
                     }
-                    match (v, negated) {
+                    verb |= is_verb_test(l, r);
+                    let v = self.equals(l, r);
+                    if !matches!(v, Value::Bool(_)) && names_method_blindly(l, r) {
+                        self.touched_blind = true;
+                    }
+                    out.push((s, match (v, negated) {
                         (Value::Bool(b), true) => Value::Bool(!b),
                         (v, _) => v,
-                    }
-                });
+                    }));
+                }
                 // `req.method !== "POST"` tests the HTTP verb: no decision on the message.
-                if verb.get() {
+                if verb {
                     self.touched_method = before;
                 }
                 out
@@ -2531,6 +2537,42 @@ fn reads_params(e: &Expr) -> bool {
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
+/// `php_sapi_name() === 'cli'` on a path: decided by what the path decided before
+/// ([`Effect::CommandLine`]); else both ways, each path noting its way. Under a web
+/// server the name is not `cli`, and which one it is the scan does not know. An
+/// equality that does not involve the name is decided as any other.
+fn is_php_sapi(v: &Value) -> bool {
+    matches!(v, Value::Str(s) if s == crate::lower::PHP_SAPI)
+}
+
+fn command_line_test(mut s: State, l: &Value, r: &Value, negated: bool) -> Vec<(State, Value)> {
+    let sapi = crate::lower::PHP_SAPI;
+    let other = match (l, r) {
+        (Value::Str(a), Value::Str(b)) if a == sapi && b != sapi => b.clone(),
+        (Value::Str(a), Value::Str(b)) if b == sapi && a != sapi => a.clone(),
+        _ => return vec![(s, Value::unknown())],
+    };
+    let decided = s.effects.iter().rev().find_map(|e| match e {
+        Effect::CommandLine(cli) => Some(*cli),
+        _ => None,
+    });
+    let answer = |cli: bool| match (cli, other == "cli") {
+        (true, is_cli) => Value::Bool(is_cli != negated),
+        (false, true) => Value::Bool(negated),
+        (false, false) => Value::unknown(),
+    };
+    match decided {
+        Some(cli) => vec![(s, answer(cli))],
+        None if other == "cli" => {
+            let mut web = s.clone();
+            web.effects.push(Effect::CommandLine(false));
+            s.effects.push(Effect::CommandLine(true));
+            vec![(s, answer(true)), (web, answer(false))]
+        }
+        None => vec![(s, Value::unknown())],
+    }
+}
+
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

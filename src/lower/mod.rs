@@ -101,6 +101,11 @@ pub fn is_kind(value: Expr, kind: &str, span: Span) -> Expr {
 /// HTTP response, its body the last item, when the first item is a status at run
 /// time; otherwise the tuple it is.
 pub const STATUS_TUPLE: &str = "mcp-conform/status-tuple";
+/// The name of the server API PHP runs under (`php_sapi_name()`, `PHP_SAPI`): `cli`
+/// on the command line, another name under a web server. A test of it decides
+/// whether the path runs as a command-line program (see
+/// [`crate::value::Effect::CommandLine`]).
+pub const PHP_SAPI: &str = "\u{1}php-sapi";
 /// The member under which a backed enum's case values are kept (`Method::tryFrom`).
 pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 /// A built-in: code that runs beside the path that starts it (a goroutine, a spawned

@@ -670,6 +670,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 ctx.saw_stdin = true;
                 Expr::Var("STDIN".into())
             }
+            "PHP_SAPI" | "\\PHP_SAPI" => Expr::Str(super::PHP_SAPI.into()),
             t => Expr::Var(t.to_string()),
         },
         "parenthesized_expression" => {
@@ -1159,6 +1160,7 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Call { callee: super::EMIT.into(), receiver: None, args, span }
         }
         ("error_log", _, _) => Expr::unknown(),
+        ("php_sapi_name", None, _) => Expr::Str(super::PHP_SAPI.into()),
         ("array_merge", _, _) => Expr::Call { callee: super::MERGE.into(), receiver: None, args, span },
         // `file_put_contents('php://stdout', $json)`: written to standard output
         // (`php://output` in a web request); any other path is a file.
