@@ -509,6 +509,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 let status = Box::new(items[0].clone());
                 return Expr::HttpWith { status, body: body.clone(), null_is_empty: false, span };
             }
+            // `([(header, value)], Json(body))`: headers in front of a response leave its
+            // status and body as they are.
+            if items.len() >= 2
+                && let Some(last @ Expr::Http { .. }) = items.last()
+                && items[..items.len() - 1].iter().all(|i| matches!(i, Expr::Array { .. }))
+            {
+                return last.clone();
+            }
             // `(status, headers, body)` with the status a parameter: decided by its value.
             if items.len() >= 2 && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. })) {
                 return Expr::Call { callee: crate::lower::STATUS_TUPLE.into(), receiver: None, args: items, span };
