@@ -500,7 +500,8 @@ pub struct FileFacts {
     /// type each holds (`JsonRpcRequest::WithParams(JsonRpcRequestWithParams)`): serde
     /// tries them in order, so a message lands in the first whose type takes it.
     pub untagged_variants: Vec<(String, String, String)>,
-    /// Functions written as members of an object literal (`return { async handle(p) {..} }`),
+    /// Functions written as members of an object literal (`return { async handle(p) {..} }`,
+    /// or named in one: `return { handle }`),
     /// by (member name, the function's name): called as `server.handle(..)` on the object.
     pub object_members: Vec<(String, String)>,
     /// Module-level names that functions declare `global` and so may change at run

@@ -278,6 +278,8 @@ impl<'a> Program<'a> {
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
         let mut owners: HashSet<&str> = HashSet::default();
         let mut object_members: HashSet<FnId> = HashSet::default();
+        // Functions an object literal names as members (`return { handle }`).
+        let mut named_members: Vec<FnId> = Vec::new();
         let mut by_dir: HashMap<(&str, &str), Vec<FnId>> = HashMap::default();
         let mut globals: HashMap<&str, Vec<(u32, &Expr, bool, bool)>> = HashMap::default();
         let mut registrations = Vec::new();
@@ -321,8 +323,12 @@ impl<'a> Program<'a> {
                 let first = functions.len() - file.functions.len();
                 for (key, name) in &file.object_members {
                     if let Some(i) = file.functions.iter().position(|f| f.name == *name) {
-                        by_name.entry(key.as_str()).or_default().push(first + i);
-                        object_members.insert(first + i);
+                        if key == name {
+                            named_members.push(first + i);
+                        } else {
+                            by_name.entry(key.as_str()).or_default().push(first + i);
+                            object_members.insert(first + i);
+                        }
                     }
                 }
             }
@@ -410,6 +416,9 @@ impl<'a> Program<'a> {
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
         let outer = outer_functions(&functions);
+        // A factory's inner function that the object it returns names is a member of
+        // that object; a module-level function named in a table stays a function.
+        object_members.extend(named_members.into_iter().filter(|&id| outer[id].is_some()));
         let mut file_names: HashSet<&str> = HashSet::default();
         for file in files {
             for part in file.path.split('/') {
@@ -1393,6 +1402,40 @@ impl<'a> Program<'a> {
         self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
     }
 
+    /// Whether `name` in function `id` is a variable holding a value: one of its own
+    /// or, in a closure, one of a function around it; not a parameter, and not a
+    /// function bound to the name there (see [`Program::resolve`]).
+    fn holds_local_value(&self, id: FnId, name: &str) -> bool {
+        let mut f = Some(id);
+        while let Some(here) = f {
+            if self.holds_value(here, name) {
+                return !self.function(here).params.iter().any(|p| p.trim_start_matches('$') == name)
+                    && !self.named(name).iter().any(|&n| self.outer[n] == Some(here))
+                    && !self.binds_function(here, name);
+            }
+            f = self.capturing_function(here);
+        }
+        false
+    }
+
+    /// Whether function `id` binds `name` to a function somewhere (`const send = () =>
+    /// ..`, Go's `step = func(..) {..}`).
+    fn binds_function(&self, id: FnId, name: &str) -> bool {
+        let mut binds = false;
+        crate::model::walk_statements(&self.function(id).body, &mut |s| {
+            if let Stmt::Assign { target, value, .. } = s
+                && target.trim_start_matches('$') == name
+            {
+                binds |= match value {
+                    Expr::FnRef(_) => true,
+                    Expr::Block(b) => matches!(b.last(), Some(Stmt::Yield(Expr::FnRef(_)))),
+                    _ => false,
+                };
+            }
+        });
+        binds
+    }
+
     /// The function a call names, as seen from inside function `from`, by the
     /// rules the languages share:
     /// - a bare `name()` is a free function, never some class's method of that name
@@ -1452,7 +1495,7 @@ impl<'a> Program<'a> {
             }
             // An object literal's member, found by its member name: only as `x.name()`
             // on a value (its own name is made up, and never called bare).
-            if f.name != name && self.object_members.contains(id) {
+            if self.object_members.contains(id) && (f.name != name || (!qualifier.is_empty() && !typed)) {
                 return !qualifier.is_empty() && !typed && family == self::family(self.file_of(*id).language);
             }
             family == self::family(self.file_of(*id).language)
@@ -1489,6 +1532,14 @@ impl<'a> Program<'a> {
             {
                 return Some(id);
             }
+        }
+        // `handler()` on a variable of the caller (`const handler = handlers[method]`)
+        // calls the value it holds, never a function of that name elsewhere; a function
+        // bound to a name there (`const send = () => ..`, Go's `var step func(int)` then
+        // `step = func(..)`) is found as before. (A parameter's value is its caller's argument,
+        // which the interpreter follows.)
+        if qualifier.is_empty() && self.holds_local_value(from, name) {
+            return None;
         }
         // A name imported from a package outside the scanned code is the package's.
         if qualifier.is_empty()

@@ -190,10 +190,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                     if !matches!(v, Value::Bool(_)) && names_method_blindly(l, r) {
                         self.touched_blind = true;
                     }
-                    out.push((s, match (v, negated) {
-                        (Value::Bool(b), true) => Value::Bool(!b),
-                        (v, _) => v,
-                    }));
+                    out.push((
+                        s,
+                        match (v, negated) {
+                            (Value::Bool(b), true) => Value::Bool(!b),
+                            (v, _) => v,
+                        },
+                    ));
                 }
                 // `req.method !== "POST"` tests the HTTP verb: no decision on the message.
                 if verb {
@@ -552,6 +555,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             && let Some(value) = st.env.get(base)
             && matches!(value, Value::Instance(..) | Value::Object(_))
         {
+            // JavaScript reads a member an object literal was built without as `undefined`.
+            let script = matches!(
+                self.prog.file_of(self.here()).language,
+                crate::model::Language::JavaScript | crate::model::Language::TypeScript
+            );
             let mut current = Some(value.clone());
             for key in rest.split('.') {
                 current = match &current {
@@ -564,9 +572,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                             },
                         }
                     }
-                    Some(Value::Object(fields)) => {
-                        fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
-                    }
+                    Some(Value::Object(fields)) => fields
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.clone())
+                        .or_else(|| script.then_some(Value::Null)),
                     _ => None,
                 };
             }
@@ -2604,9 +2614,15 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
             Some(Value::Bool(kind_of == kind))
         }
         (crate::lower::STATUS_TUPLE, [Value::Http(status), .., body]) if status.body.is_none() => {
-            Some(Value::Http(Rc::new(HttpValue { status: status.status, body: Some(body.clone()), span: status.span })))
+            Some(Value::Http(Rc::new(HttpValue {
+                status: status.status,
+                body: Some(body.clone()),
+                span: status.span,
+            })))
         }
-        (crate::lower::STATUS_TUPLE, items) => Some(Value::Array(Rc::new(items.iter().cloned().map(shallow).collect()))),
+        (crate::lower::STATUS_TUPLE, items) => {
+            Some(Value::Array(Rc::new(items.iter().cloned().map(shallow).collect())))
+        }
         (crate::lower::CONCAT, [Value::Null, Value::Array(items)]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(items), Value::Null]) => Some(Value::Array(items.clone())),
         (crate::lower::CONCAT, [Value::Array(head), Value::Array(tail)]) => {

@@ -519,7 +519,12 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
             // `(status, headers, body)` with the status a parameter: decided by its value.
             if items.len() >= 2 && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. })) {
-                return Expr::Call { callee: crate::lower::STATUS_TUPLE.into(), receiver: None, args: items, span };
+                return Expr::Call {
+                    callee: crate::lower::STATUS_TUPLE.into(),
+                    receiver: None,
+                    args: items,
+                    span,
+                };
             }
             Expr::Array { items, span }
         }
