@@ -145,6 +145,10 @@ fn merge(mut group: Vec<State>) -> State {
         let first = values[0];
         let joined = if values.len() == group.len() && values.iter().all(|v| *v == first) {
             first.clone()
+        } else if values.len() == group.len()
+            && let Some(object) = join_members(&values)
+        {
+            object
         } else {
             let owned: Vec<Value> = values.into_iter().cloned().collect();
             join(&owned)
@@ -171,6 +175,35 @@ fn merge(mut group: Vec<State>) -> State {
     first.yielded = yielded;
     first.status = status;
     first
+}
+
+/// Objects with the same members, in the same order (`{ status: 200, json: reply }`
+/// built on two paths with two replies), as one object whose members that differ
+/// hold what either held: what is common stays known.
+fn join_members(values: &[&Value]) -> Option<Value> {
+    let objects: Vec<&Vec<(String, Value)>> = values
+        .iter()
+        .map(|v| match v {
+            Value::Object(entries) => Some(entries.as_ref()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let keys = |o: &Vec<(String, Value)>| o.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+    let first = keys(objects[0]);
+    if objects.iter().any(|o| keys(o) != first) {
+        return None;
+    }
+    let members = first
+        .into_iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let member: Vec<Value> = objects.iter().map(|o| o[i].1.clone()).collect();
+            let value =
+                if member.iter().all(|m| *m == member[0]) { member[0].clone() } else { join(&member) };
+            (key, value)
+        })
+        .collect();
+    Some(Value::Object(Rc::new(members)))
 }
 
 /// A predicate whose answer rests on something the scan cannot decide (`return
@@ -244,6 +277,27 @@ mod tests {
             s.effects.push(crate::value::Effect::SetInitialized(Span::default()));
         }
         s
+    }
+
+    #[test]
+    fn objects_with_the_same_members_keep_what_they_share() {
+        let answer = |version: &str| {
+            Value::Object(Rc::new(vec![
+                ("status".to_string(), Value::Int(200)),
+                ("json".to_string(), Value::Str(version.to_string())),
+            ]))
+        };
+        let state = |v: Value| State::new(BTreeMap::from([("out".to_string(), v)]));
+        let joined = merge(vec![state(answer("2025-06-18")), state(answer("2025-03-26"))]);
+        let Value::Object(members) = &joined.env["out"] else { panic!("an object: {:?}", joined.env["out"]) };
+        assert_eq!(members[0], ("status".to_string(), Value::Int(200)), "the shared status stays known");
+        assert!(matches!(members[1].1, Value::Unknown(_)), "the differing member is either value");
+        let other = Value::Object(Rc::new(vec![("status".to_string(), Value::Int(202))]));
+        let joined = merge(vec![state(answer("2025-06-18")), state(other)]);
+        assert!(
+            matches!(joined.env["out"], Value::Unknown(_)),
+            "objects with other members are not joined member-wise"
+        );
     }
 
     #[test]
