@@ -301,6 +301,30 @@ pub struct Arm {
     pub span: Span,
 }
 
+/// A kind of JSON-RPC message, as a type or variant is named for one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    Request,
+    Notification,
+    Response,
+}
+
+/// The kind of message a type or variant is named for: `Notification`,
+/// `JsonRpcNotification`; `Request`, `JSONRPCRequest` (not `BadRequest`);
+/// `Response`, `ErrorResponse`.
+pub fn message_kind(name: &str) -> Option<MessageKind> {
+    let name = name.rsplit(['.', ':', '>']).next().unwrap_or(name);
+    if name.ends_with("Notification") {
+        Some(MessageKind::Notification)
+    } else if name.ends_with("Request") && !matches!(name, "BadRequest" | "InvalidRequest") {
+        Some(MessageKind::Request)
+    } else if name.ends_with("Response") {
+        Some(MessageKind::Response)
+    } else {
+        None
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Pattern {
     /// A string literal pattern (`"ping"`, `case 'tools/list':`).
@@ -320,6 +344,13 @@ pub enum Pattern {
     VariantOf {
         name: String,
         inner: Box<Pattern>,
+    },
+    /// `Message::Request { id, method, .. }`: a struct variant named for a kind of
+    /// JSON-RPC message, with the fields it binds as `(field, local name)`. Matched
+    /// against the decoded message, the kind decides and the fields are the message's.
+    MessageFields {
+        name: String,
+        fields: Vec<(String, String)>,
     },
     /// `(Some(payload), Some(id))`: a tuple matched element by element.
     Tuple(Vec<Pattern>),

@@ -158,7 +158,12 @@ impl<'p, 'a> Interp<'p, 'a> {
         let kinds = |has_id: bool| {
             arms.iter().any(|a| {
                 a.patterns.iter().any(|p| {
-                    matches!(p, Pattern::Variant { name, .. }
+                    // `Ok(Message::Request { .. })` of a stream of decoded messages.
+                    let p = match p {
+                        Pattern::VariantOf { name, inner } if matches!(name.as_str(), "Ok" | "Some") => inner,
+                        p => p,
+                    };
+                    matches!(p, Pattern::Variant { name, .. } | Pattern::MessageFields { name, .. }
                         if super::message_kind_truth(name, has_id) == Some(true))
                 })
             })
@@ -180,8 +185,22 @@ impl<'p, 'a> Interp<'p, 'a> {
             let patterns = self.resolve_patterns(&arm.patterns);
             // `JsonRpcMessage::Notification(n)` on the decoded message: the kind of message
             // the variant names decides it, as a message guard does.
-            let kind = (matches!(subject, Value::Message) || message_enum)
-                .then(|| message_kind_arm(&patterns, self.probe.has_id))
+            // `Ok(Message::Request { .. })` on `serde_json::from_str::<Message>(..)`: the
+            // decoded message in its `Ok`.
+            let decoded = matches!(subject, Value::Variant(n, Some(inner))
+                if matches!(n.as_str(), "Ok" | "Some") && matches!(inner.as_ref(), Value::Message));
+            let kind = (matches!(subject, Value::Message) || message_enum || decoded)
+                .then(|| {
+                    let members = self.bound_members(&patterns);
+                    let member = |f: &str| {
+                        members
+                            .iter()
+                            .find(|(k, _)| k == f)
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_else(Value::unknown)
+                    };
+                    message_kind_arm(&patterns, self.probe.has_id, &member)
+                })
                 .flatten();
             // An arm for an MCP method on a subject the scan could not compute.
             let blind = matches!(subject, Value::Unknown(_))
@@ -202,8 +221,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .or_else(|| read_as_arm(&s, subject, &patterns))
                     .unwrap_or_else(|| match_arm(subject, &patterns));
                 if truth == Some(false) {
-                    // Passing an arm by the method's name is a look at the message.
-                    s.saw_message |= matches!(subject, Value::Method(_));
+                    // Passing an arm by the method's name, or by the message's kind, is a
+                    // look at the message.
+                    s.saw_message |= matches!(subject, Value::Method(_)) || kind.is_some();
                     still.push(s);
                     continue;
                 }
@@ -219,9 +239,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                     || matches!(subject, Value::Variant(name, Some(inner))
                         if !is_std_variant(name) && matches!(inner.as_ref(), Value::Message));
                 let method_decided = truth == Some(true) && by_method;
+                // A variant named for a kind of message is decided by the message's id.
+                let by_kind = kind.is_some();
                 taken.saw_message |=
-                    truth.is_some() && (by_method || matches!(subject, Value::Id | Value::NoId));
-                if matches!(subject, Value::Id | Value::NoId) && truth.is_some() {
+                    truth.is_some() && (by_method || by_kind || matches!(subject, Value::Id | Value::NoId));
+                if (matches!(subject, Value::Id | Value::NoId) || by_kind) && truth.is_some() {
                     taken.id_check = Some(span);
                 }
                 if method_decided {
@@ -332,6 +354,29 @@ impl<'p, 'a> Interp<'p, 'a> {
 }
 
 impl Interp<'_, '_> {
+    /// The members of the incoming message that struct patterns of a message kind
+    /// bind (`Message::Request { id, method, params, .. }`).
+    fn bound_members(&mut self, patterns: &[Pattern]) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        for p in patterns {
+            let p = match p {
+                Pattern::VariantOf { inner, .. } => inner.as_ref(),
+                p => p,
+            };
+            if let Pattern::MessageFields { fields, .. } = p {
+                for (f, _) in fields {
+                    let v = match crate::lower::message_field(f) {
+                        Some(name) => self.field(name),
+                        None if f == "params" => self.probe_params(),
+                        None => Value::unknown(),
+                    };
+                    out.push((f.clone(), v));
+                }
+            }
+        }
+        out
+    }
+
     /// A variant of a `#[serde(untagged)]` enum: whether the type it holds takes the
     /// probe. A type that requires `id` does not take a notification; serde tries the
     /// variants in order, as the arms are tried.
@@ -369,16 +414,31 @@ fn read_as_arm(st: &State, subject: &Value, patterns: &[Pattern]) -> Option<(Opt
 /// (`Message::Request(r)`, `JsonRpcMessage::Notification(n)`, `Incoming::Response(_)`),
 /// matched against the decoded message: a request has an id, a notification has none,
 /// and no probe is a response. The variant's content is the message.
-fn message_kind_arm(patterns: &[Pattern], has_id: bool) -> Option<(Option<bool>, Bindings)> {
+/// A struct variant (`Message::Request { id, method, .. }`) binds the message's fields;
+/// `Ok(..)` around one (a stream of decoded messages) is looked through.
+fn message_kind_arm(
+    patterns: &[Pattern],
+    has_id: bool,
+    field: &dyn Fn(&str) -> Value,
+) -> Option<(Option<bool>, Bindings)> {
     let mut out: Option<(Option<bool>, Bindings)> = None;
     for p in patterns {
-        let (name, binding) = match p {
-            Pattern::Variant { name, binding } => (name.as_str(), binding.clone()),
+        let p = match p {
+            Pattern::VariantOf { name, inner } if matches!(name.as_str(), "Ok" | "Some") => inner.as_ref(),
+            p => p,
+        };
+        let (name, bindings): (&str, Bindings) = match p {
+            Pattern::Variant { name, binding } => {
+                (name.as_str(), binding.clone().map(|b| (b, Value::Message)).into_iter().collect())
+            }
+            Pattern::MessageFields { name, fields } => {
+                (name.as_str(), fields.iter().map(|(f, local)| (local.clone(), field(f))).collect())
+            }
             _ => return None,
         };
         let truth = super::message_kind_truth(name, has_id)?;
         if truth {
-            return Some((Some(true), binding.map(|b| (b, Value::Message)).into_iter().collect()));
+            return Some((Some(true), bindings));
         }
         out = Some((Some(false), Vec::new()));
     }
@@ -455,6 +515,9 @@ fn match_pattern(v: &Value, p: &Pattern) -> (Option<bool>, Bindings) {
             // `match serde_json::to_string(&reply) { Ok(text) => ..`: the unknown result may be Ok(value).
             _ => (None, bind(binding, v.clone())),
         },
+        Pattern::MessageFields { name, .. } => {
+            match_pattern(v, &Pattern::Variant { name: name.clone(), binding: None })
+        }
         Pattern::Untagged { name, binding, fits } => match v {
             Value::Message => (Some(*fits), bind(binding, Value::Message)),
             // Built by the code as a variant (`Ok(IncomingMessage::Notification(n))`

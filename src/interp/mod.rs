@@ -159,16 +159,11 @@ fn guard_truth(callee: &str, probe: &Probe) -> Option<bool> {
 /// for one with an id; `Response`, `ErrorResponse` for no probe. (A JSON object a
 /// dynamic language decoded is no instance of such a class: `isinstance` is not this.)
 pub(super) fn message_kind_truth(name: &str, has_id: bool) -> Option<bool> {
-    let name = crate::lower::last_segment(name);
-    if name.ends_with("Notification") {
-        Some(!has_id)
-    } else if name.ends_with("Request") && !matches!(name, "BadRequest" | "InvalidRequest") {
-        Some(has_id)
-    } else if name.ends_with("Response") {
-        Some(false)
-    } else {
-        None
-    }
+    Some(match crate::model::message_kind(name)? {
+        crate::model::MessageKind::Notification => !has_id,
+        crate::model::MessageKind::Request => has_id,
+        crate::model::MessageKind::Response => false,
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

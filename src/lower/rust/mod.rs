@@ -767,7 +767,25 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         // message it holds, not bound here).
         "struct_pattern" => {
             let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
-            Pattern::Variant { name: crate::lower::last_segment(name).to_string(), binding: None }
+            let name = crate::lower::last_segment(name).to_string();
+            // `Message::Request { id, method: m, .. }` of a message kind binds its fields.
+            if crate::model::message_kind(&name).is_some() {
+                let fields = children(node)
+                    .into_iter()
+                    .filter(|f| f.kind() == "field_pattern")
+                    .filter_map(|f| {
+                        let field = f.child_by_field_name("name").map(|n| ctx.text(n).to_string())?;
+                        let local = match f.child_by_field_name("pattern") {
+                            Some(p) if p.kind() == "identifier" => ctx.text(p).to_string(),
+                            Some(_) => return None,
+                            None => field.clone(),
+                        };
+                        Some((field, local))
+                    })
+                    .collect();
+                return Pattern::MessageFields { name, fields };
+            }
+            Pattern::Variant { name, binding: None }
         }
         "scoped_identifier" if ctx.text(node).ends_with("None") => {
             Pattern::Variant { name: "None".into(), binding: None }
