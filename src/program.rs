@@ -24,6 +24,12 @@ pub struct Program<'a> {
     /// Functions that are members of an object literal, found by their member name
     /// (see `FileFacts::object_members`).
     object_members: HashSet<FnId>,
+    /// Inner functions of a factory that an object literal in it names as members
+    /// (`return { handleBody, tools }`): called on what the factory returns.
+    factory_members: HashSet<FnId>,
+    /// Member names some assignment anywhere writes (`ctx.response = ..`): an object
+    /// built without such a member may have it by the time it is read.
+    written_members: HashSet<&'a str>,
     /// Functions by folder and name: most calls resolve next door, without a scan.
     by_dir: HashMap<(&'a str, &'a str), Vec<FnId>>,
     /// Module-level bindings and tables built in functions: (file, value, whether
@@ -414,11 +420,22 @@ impl<'a> Program<'a> {
             classes.dedup();
         }
         let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
+        let mut written_members: HashSet<&str> = HashSet::default();
+        for (_, f) in &functions {
+            crate::model::walk_statements(&f.body, &mut |stmt| {
+                if let Stmt::Assign { target, .. } = stmt
+                    && let Some((_, member)) = target.rsplit_once('.')
+                {
+                    written_members.insert(member);
+                }
+            });
+        }
         let values = functions.iter().map(|(_, f)| value_names(f)).collect();
         let outer = outer_functions(&functions);
         // A factory's inner function that the object it returns names is a member of
         // that object; a module-level function named in a table stays a function.
-        object_members.extend(named_members.into_iter().filter(|&id| outer[id].is_some()));
+        let factory_members: HashSet<FnId> =
+            named_members.into_iter().filter(|&id| outer[id].is_some()).collect();
         let mut file_names: HashSet<&str> = HashSet::default();
         for file in files {
             for part in file.path.split('/') {
@@ -457,6 +474,8 @@ impl<'a> Program<'a> {
             by_name,
             owners,
             object_members,
+            factory_members,
+            written_members,
             by_dir,
             globals,
             registrations,
@@ -703,6 +722,23 @@ impl<'a> Program<'a> {
             .find(|(p, _)| p == var)
             .map(|(_, class)| class.as_str())
             .or_else(|| self.constructed_class(from, var))
+    }
+
+    /// The inner function `name` of the factory whose result a local holds (one
+    /// assignment, `const rpc = createRpc(..)`), when the factory's returned object
+    /// names it (see `factory_members`).
+    fn factory_member(&self, from: FnId, var: &str, name: &str) -> Option<FnId> {
+        if self.factory_members.is_empty() {
+            return None;
+        }
+        let [Expr::Call { callee, receiver: None, .. }] = self.assignments(from, var).as_slice() else {
+            return None;
+        };
+        let factory = self.resolve(callee, from)?;
+        self.named(name)
+            .iter()
+            .copied()
+            .find(|&f| self.outer[f] == Some(factory) && self.factory_members.contains(&f))
     }
 
     /// The class of the code whose instance a local holds: every assignment of it in
@@ -1168,6 +1204,11 @@ impl<'a> Program<'a> {
 
     /// The members function `id` writes on its parameters or on variables of an
     /// enclosing function (`ctx.response` in a closure), by their written names.
+    /// Whether any code of the program assigns a member of this name (`x.name = ..`).
+    pub fn member_written(&self, name: &str) -> bool {
+        self.written_members.contains(name)
+    }
+
     pub fn member_writes(&self, id: FnId) -> &[&'a str] {
         self.writes.get(id).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -1495,7 +1536,7 @@ impl<'a> Program<'a> {
             }
             // An object literal's member, found by its member name: only as `x.name()`
             // on a value (its own name is made up, and never called bare).
-            if self.object_members.contains(id) && (f.name != name || (!qualifier.is_empty() && !typed)) {
+            if f.name != name && self.object_members.contains(id) {
                 return !qualifier.is_empty() && !typed && family == self::family(self.file_of(*id).language);
             }
             family == self::family(self.file_of(*id).language)
@@ -1571,6 +1612,14 @@ impl<'a> Program<'a> {
             && let Some(id) = self
                 .resolve_owned(name, Some(class), from)
                 .or_else(|| self.sole_implementation(class, name, from))
+        {
+            return Some(id);
+        }
+        // `rpc.handleBody(..)` on a local assigned `createRpc(..)`: the inner function of
+        // that factory the object it returns names.
+        if !head.is_empty()
+            && qualifier == head
+            && let Some(id) = self.factory_member(from, head, name)
         {
             return Some(id);
         }

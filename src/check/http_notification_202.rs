@@ -42,6 +42,7 @@ pub fn run(v: &ServerView) -> Verdict {
     let mut good = None;
     let mut refused = None;
     let mut unknown = false;
+    let mut unknown_body = None;
     let mut redirected = None;
     for answer in &answers {
         let problem = match answer {
@@ -65,6 +66,12 @@ pub fn run(v: &ServerView) -> Verdict {
                 (HttpStatus::Code(202), None) => None,
                 (HttpStatus::Code(202), Some(Value::Str(s))) if s.is_empty() => None,
                 (HttpStatus::Code(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
+                // A body the scan cannot compute may be empty (`res.json(undefined)`).
+                (HttpStatus::Code(202), Some(Value::Unknown(parts))) if parts.is_empty() => {
+                    unknown = true;
+                    unknown_body.get_or_insert(h.span);
+                    None
+                }
                 (HttpStatus::Code(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
                 (status, body) => Some((
                     h.span,
@@ -117,6 +124,10 @@ pub fn run(v: &ServerView) -> Verdict {
         _ if answers.is_empty() => Verdict::skip("no path from the HTTP handler reaches the dispatch"),
         (None, None) if !unknown && let Some(span) = redirected => Verdict::skip(format!(
             "a notification is only redirected ({}): what the server it is sent to answers is not in this code",
+            v.at(span)
+        )),
+        _ if let Some(span) = unknown_body => Verdict::skip(format!(
+            "a notification gets 202 with a body the scan cannot compute ({}): whether it is empty is unknown",
             v.at(span)
         )),
         _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),

@@ -555,7 +555,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             && let Some(value) = st.env.get(base)
             && matches!(value, Value::Instance(..) | Value::Object(_))
         {
-            // JavaScript reads a member an object literal was built without as `undefined`.
+            // JavaScript reads a member an object literal was built without as `undefined`,
+            // unless code somewhere assigns a member of that name (the object may have
+            // been given it through another reference).
             let script = matches!(
                 self.prog.file_of(self.here()).language,
                 crate::model::Language::JavaScript | crate::model::Language::TypeScript
@@ -576,7 +578,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                         .iter()
                         .find(|(k, _)| k == key)
                         .map(|(_, v)| v.clone())
-                        .or_else(|| script.then_some(Value::Null)),
+                        .or_else(|| (script && !self.prog.member_written(key)).then_some(Value::Null)),
                     _ => None,
                 };
             }
