@@ -734,6 +734,13 @@ impl<'a> Program<'a> {
         let [Expr::Call { callee, receiver: None, .. }] = self.assignments(from, var).as_slice() else {
             return None;
         };
+        // A factory named plainly or through a module (`lib.createRpc(..)`), not a method
+        // of another local's value: resolving that could lead back here.
+        if let Some((head, _)) = callee.split_once(['.', ':'])
+            && self.holds_value(from, head)
+        {
+            return None;
+        }
         let factory = self.resolve(callee, from)?;
         self.named(name)
             .iter()
@@ -1614,6 +1621,17 @@ impl<'a> Program<'a> {
                 .or_else(|| self.sole_implementation(class, name, from))
         {
             return Some(id);
+        }
+        // `$handler->handle($request)` on a parameter declared with an interface of a
+        // package (PSR-15's `RequestHandlerInterface $handler`) that no class of the code
+        // implements: the package's method, never a method of that name of the code.
+        if caller.language == Language::Php
+            && !head.is_empty()
+            && qualifier.trim_start_matches('$') == head
+            && let Some(class) = self.declared_class(from, head)
+            && self.class(class, from).is_none()
+        {
+            return None;
         }
         // `rpc.handleBody(..)` on a local assigned `createRpc(..)`: the inner function of
         // that factory the object it returns names.

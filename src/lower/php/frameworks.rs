@@ -17,6 +17,16 @@ pub const REQUEST_IMPORTS: &[&str] = &[
     "Workerman\\Protocols\\Http\\Request",
 ];
 
+/// Parameter types that hand a handler the response it answers with (PSR-7's
+/// `ResponseInterface $response` in Slim's `function ($request, $response)`), by the
+/// class's own last name (an import's alias is looked through).
+pub const RESPONSE_PARAM_TYPES: &[&str] = &["ResponseInterface"];
+
+/// PSR-7 response methods that return the response with its status and body as they
+/// were (headers and protocol only).
+pub const RESPONSE_KEEPING: &[&str] =
+    &["withHeader", "withAddedHeader", "withoutHeader", "withProtocolVersion"];
+
 /// Methods of a framework's request that read its decoded JSON body: one member
 /// (Laravel `$request->input('method')`, `$request->json('id')`), or the whole message
 /// (`$request->all()`, `$request->json()->all()`, PSR-7 `getParsedBody()`).

@@ -290,15 +290,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let mut params = super::Params::default();
     let mut http_route = mounted_by_attribute(ctx, node);
     let mut request_params = Vec::new();
+    let mut response_params = Vec::new();
     for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
         // A parameter typed as a framework's HTTP request makes the function a handler.
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
         let ty = ty.rsplit('\\').next().unwrap_or(ty);
         let request = frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
         http_route |= request;
+        let class = ctx.aliases.iter().find(|(local, _)| local == ty).map_or(ty, |(_, own)| own.as_str());
+        let response = frameworks::RESPONSE_PARAM_TYPES.contains(&class);
         let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
         if request {
             request_params.push(name.clone());
+        } else if response {
+            response_params.push(name.clone());
         } else if ty.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains(['|', '&']) {
             params.types.push((name.clone(), ty.to_string()));
         }
@@ -321,13 +326,26 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         super::Http::route_if(http_route),
         |ctx, facts| {
             let outer = std::mem::replace(&mut ctx.request_params, request_params);
-            let lowered = match b {
+            let outer_writers = std::mem::replace(&mut ctx.http_writers, response_params.clone());
+            // The response a PSR-7 handler is handed: the framework's 200 with an empty
+            // body until the handler changes it.
+            let span = ctx.span(node);
+            let mut lowered: Block = response_params
+                .iter()
+                .map(|p| Stmt::Assign {
+                    target: p.clone(),
+                    value: Expr::Http { status: None, body: None, span },
+                    span,
+                })
+                .collect();
+            lowered.extend(match b {
                 Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
                 // An arrow function's expression body is its return value.
                 Some(b) => vec![Stmt::Return { value: Some(expr(ctx, b, facts)), span: ctx.span(b) }],
                 None => Vec::new(),
-            };
+            });
             ctx.request_params = outer;
+            ctx.http_writers = outer_writers;
             lowered
         },
     );
@@ -931,6 +949,9 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         return http_response(frameworks::Order::BodyStatus, args, span);
     }
+    if let Some(answer) = response_method(ctx, object, &name, &args, span, facts) {
+        return answer;
+    }
     // Calls on `$this`, `self::` and `static::` are the class's own methods.
     if matches!(object_text, "$this" | "self" | "static") {
         return call(format!("self.{name}"), None, args, Vec::new(), span);
@@ -975,6 +996,54 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     let receiver = object.map(|o| expr(ctx, o, facts));
     call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
+}
+
+/// A PSR-7 method on the response a handler was handed (see `RESPONSE_PARAM_TYPES`),
+/// or on a chain of such calls from it: `withStatus(202)` sets the status, the header
+/// methods keep the answer as it is, and `getBody()->write($json)` writes the body
+/// into the variable that holds the response.
+fn response_method(
+    ctx: &mut Ctx,
+    object: Option<Node>,
+    name: &str,
+    args: &[Expr],
+    span: crate::model::Span,
+    facts: &mut FileFacts,
+) -> Option<Expr> {
+    let object = object?;
+    // The variable the chain starts from: `$response` in `$response->withHeader(..)`.
+    let mut root = object;
+    while root.kind() == "member_call_expression" {
+        let inner = root.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+        if !(frameworks::RESPONSE_KEEPING.contains(&inner) || matches!(inner, "withStatus" | "getBody")) {
+            return None;
+        }
+        root = root.child_by_field_name("object")?;
+    }
+    let var = (root.kind() == "variable_name").then(|| var_name(ctx, root))?;
+    if !ctx.http_writers.contains(&var) {
+        return None;
+    }
+    let current_body = Expr::Var(format!("{var}.body"));
+    match name {
+        "withStatus" => Some(Expr::HttpWith {
+            status: Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)),
+            body: Box::new(current_body),
+            null_is_empty: false,
+            span,
+        }),
+        n if frameworks::RESPONSE_KEEPING.contains(&n) => Some(expr(ctx, object, facts)),
+        "write" if ctx.text(object).ends_with("->getBody()") && object.kind() == "member_call_expression" => {
+            let written = Expr::HttpWith {
+                status: Box::new(Expr::Var(format!("{var}.status"))),
+                body: Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)),
+                null_is_empty: false,
+                span,
+            };
+            Some(Expr::Block(vec![Stmt::Assign { target: var, value: written, span }]))
+        }
+        _ => None,
+    }
 }
 
 /// The status a raw header line sets: `'HTTP/1.1 204 No Content'`, `'Status: 202'`,
