@@ -364,6 +364,12 @@ impl Value {
 const RESPONSE_STATUS_FIELDS: &[&str] = &["status", "status_code", "statusCode", "StatusCode"];
 const RESPONSE_BODY_FIELDS: &[&str] = &["body", "content", "data", "text", "Body"];
 
+/// Whether an object describes an HTTP answer: it has a status member
+/// (`{ status: 202 }`, `{ statusCode: 200, body }`).
+pub(crate) fn describes_answer(members: &[(String, Value)]) -> bool {
+    members.iter().any(|(k, _)| RESPONSE_STATUS_FIELDS.contains(&k.as_str()))
+}
+
 /// A member of an HTTP answer read back: `response.status` (200 when the answer was
 /// built without one), `response.body` (nothing is the empty text, JSON `null` the
 /// text `null`).

@@ -555,9 +555,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             && let Some(value) = st.env.get(base)
             && matches!(value, Value::Instance(..) | Value::Object(_))
         {
-            // JavaScript reads a member an object literal was built without as `undefined`,
-            // unless code somewhere assigns a member of that name (the object may have
-            // been given it through another reference).
+            // JavaScript reads a member an object literal describing an HTTP answer
+            // (`{ status: 202 }`) was built without as `undefined`, unless code somewhere
+            // assigns a member of that name (another reference may have added it). Other
+            // objects' missing members stay unknown: deciding them all sent the analysis
+            // of large programs down far more paths.
             let script = matches!(
                 self.prog.file_of(self.here()).language,
                 crate::model::Language::JavaScript | crate::model::Language::TypeScript
@@ -574,11 +576,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                             },
                         }
                     }
-                    Some(Value::Object(fields)) => fields
-                        .iter()
-                        .find(|(k, _)| k == key)
-                        .map(|(_, v)| v.clone())
-                        .or_else(|| (script && !self.prog.member_written(key)).then_some(Value::Null)),
+                    Some(Value::Object(fields)) => {
+                        fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).or_else(|| {
+                            (script
+                                && crate::value::describes_answer(fields)
+                                && !self.prog.member_written(key))
+                            .then_some(Value::Null)
+                        })
+                    }
                     _ => None,
                 };
             }
