@@ -925,6 +925,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .and_then(|i| items.get(i).cloned())
                 .unwrap_or_else(Value::unknown);
         }
+        // `meta?.[key]` on `undefined` or `null` in JavaScript: `undefined` (written
+        // without `?.` it throws, and the path ends there instead).
+        if matches!(collection, Value::Null | Value::NoId)
+            && matches!(
+                self.prog.file_of(self.here()).language,
+                crate::model::Language::JavaScript | crate::model::Language::TypeScript
+            )
+        {
+            return Value::Null;
+        }
         // An element of a list the scan could not follow is one of the values it carries.
         if let (Value::Unknown(parts), Value::Int(_)) = (collection, key) {
             return Value::Unknown(parts.clone());
