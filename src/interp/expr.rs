@@ -2615,6 +2615,10 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
+        (crate::lower::OBJECT_CAST, [Value::Array(items)]) => Some(Value::Object(Rc::new(
+            items.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
+        ))),
+        (crate::lower::OBJECT_CAST, [v]) => Some(v.clone()),
         (crate::lower::IS_ERR, [v]) => Some(Value::Bool(matches!(v, Value::Variant(n, _) if n == "Err"))),
         (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
             // A value the scan does not know that is tested so is taken for the

@@ -75,6 +75,10 @@ pub fn capture(span: Span) -> Expr {
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";
 
+/// A built-in: PHP's `(object)` cast of a value the lowering cannot see: an array
+/// becomes an object (an empty one `{}`, a list keyed by its indexes); anything
+/// else is as it was.
+pub const OBJECT_CAST: &str = "mcp-conform/object-cast";
 /// A built-in: its argument encoded with every empty array as `{}` (PHP `JSON_FORCE_OBJECT`).
 pub const FORCE_OBJECT: &str = "mcp-conform/force-object";
 /// A built-in: the list of its first argument's items followed by its second's

@@ -736,7 +736,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 .map(|t| ctx.text(t).to_ascii_lowercase())
                 .unwrap_or_default();
             let value = sub(ctx, node, "value", facts);
-            if ty == "object" { objectify(value) } else { value }
+            if ty == "object" { object_cast(value, ctx.span(node)) } else { value }
         }
         "array_creation_expression" => array(ctx, node, facts),
         // `print $json`: written out, as `echo`.
@@ -827,6 +827,17 @@ fn objectify(e: Expr) -> Expr {
             Expr::Reply { kind, id, span }
         }
         other => other,
+    }
+}
+
+/// `(object) $value`: a literal as [`objectify`] makes it; a value the lowering cannot
+/// see (`(object) $result`) is cast when it runs.
+fn object_cast(value: Expr, span: crate::model::Span) -> Expr {
+    match value {
+        value @ (Expr::Var(_) | Expr::Call { .. } | Expr::Lookup { .. } | Expr::Field { .. }) => {
+            Expr::Call { callee: super::OBJECT_CAST.into(), receiver: None, args: vec![value], span }
+        }
+        other => objectify(other),
     }
 }
 
