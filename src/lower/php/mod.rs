@@ -291,7 +291,15 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let mut http_route = mounted_by_attribute(ctx, node);
     let mut request_params = Vec::new();
     let mut response_params = Vec::new();
+    // `public function __construct(private int $code, ..)`: each promoted parameter is
+    // assigned to its property before the body runs.
+    let mut promoted = Vec::new();
     for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+        if p.kind() == "property_promotion_parameter"
+            && let Some(n) = p.child_by_field_name("name")
+        {
+            promoted.push(var_name(ctx, n));
+        }
         // A parameter typed as a framework's HTTP request makes the function a handler.
         let ty = p.child_by_field_name("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
         let ty = ty.rsplit('\\').next().unwrap_or(ty);
@@ -337,6 +345,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
                     value: Expr::Http { status: None, body: None, span },
                     span,
                 })
+                .chain(promoted.iter().map(|p| Stmt::Assign {
+                    target: format!("self.{p}"),
+                    value: Expr::Var(p.clone()),
+                    span,
+                }))
                 .collect();
             lowered.extend(match b {
                 Some(b) if b.kind() == "compound_statement" => body(ctx, Some(b), facts, owner),
