@@ -199,6 +199,9 @@ pub struct Ctx<'a> {
     pub status_enums: Vec<&'static str>,
     /// Go's `iota` in the constant being lowered: its index in its `const` block.
     pub iota: Option<i64>,
+    /// Members of the class being lowered that hold standard input (PHP: `$this->input
+    /// = $input ?? STDIN;`): reading them reads the messages.
+    pub stdin_members: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -232,6 +235,7 @@ impl<'a> Ctx<'a> {
             functions_open: 0,
             status_enums: Vec::new(),
             iota: None,
+            stdin_members: Vec::new(),
         }
     }
 

@@ -17,6 +17,11 @@ pub const REQUEST_IMPORTS: &[&str] = &[
     "Workerman\\Protocols\\Http\\Request",
 ];
 
+/// Functions that read a line or bytes from a stream (standard input when the stream
+/// is `STDIN`).
+pub const STREAM_READS: &[&str] =
+    &["fgets", "fgetc", "fread", "stream_get_line", "fgetcsv", "stream_get_contents"];
+
 /// Parameter types that hand a handler the response it answers with (PSR-7's
 /// `ResponseInterface $response` in Slim's `function ($request, $response)`), by the
 /// class's own last name (an import's alias is looked through).

@@ -82,6 +82,8 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 class_def(ctx, node, class, facts);
                 ctx.own_names.push(class.clone());
             }
+            let members = stdin_members(ctx, node);
+            let outer_stdin = std::mem::replace(&mut ctx.stdin_members, members);
             if let Some(decls) = node.child_by_field_name("body") {
                 for d in children(decls) {
                     match d.kind() {
@@ -117,6 +119,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                     }
                 }
             }
+            ctx.stdin_members = outer_stdin;
         }
         // `enum Method: string { case PING = 'ping'; }`: each case a class constant,
         // and the values together for `Method::tryFrom($name)`.
@@ -368,6 +371,24 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     {
         f.http_route = true;
     }
+}
+
+/// Members a class assigns standard input to (`$this->input = $input ?? STDIN;`,
+/// `$this->in = fopen('php://stdin', 'r');`), anywhere in its body.
+fn stdin_members(ctx: &Ctx, class: Node) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![class];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "assignment_expression"
+            && let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right"))
+            && let Some(member) = ctx.text(left).strip_prefix("$this->")
+            && (ctx.text(right).contains("STDIN") || ctx.text(right).contains("php://stdin"))
+        {
+            out.push(member.to_string());
+        }
+        stack.extend(children(n));
+    }
+    out
 }
 
 /// A class's parent and its properties in order, with their defaults: declared ones
@@ -1104,6 +1125,13 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
     }
     if raw_args.iter().any(|a| a.contains("php://stdin") || *a == "STDIN") {
+        ctx.saw_stdin = true;
+    }
+    // `fgets($this->input)` on a member the class set to `STDIN`.
+    if frameworks::STREAM_READS.contains(&name.as_str())
+        && let Some(member) = raw_args.first().and_then(|a| a.strip_prefix("$this->"))
+        && ctx.stdin_members.iter().any(|m| m == member)
+    {
         ctx.saw_stdin = true;
     }
     // Output buffering: `ob_start()` opens a buffer that what is echoed goes into;
