@@ -1209,13 +1209,13 @@ impl<'a> Program<'a> {
         self.file_by_index(index).map(|f| f.path.as_str()).unwrap_or("")
     }
 
-    /// The members function `id` writes on its parameters or on variables of an
-    /// enclosing function (`ctx.response` in a closure), by their written names.
     /// Whether any code of the program assigns a member of this name (`x.name = ..`).
     pub fn member_written(&self, name: &str) -> bool {
         self.written_members.contains(name)
     }
 
+    /// The members function `id` writes on its parameters or on variables of an
+    /// enclosing function (`ctx.response` in a closure), by their written names.
     pub fn member_writes(&self, id: FnId) -> &[&'a str] {
         self.writes.get(id).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -1582,10 +1582,10 @@ impl<'a> Program<'a> {
             }
         }
         // `handler()` on a variable of the caller (`const handler = handlers[method]`)
-        // calls the value it holds, never a function of that name elsewhere; a function
-        // bound to a name there (`const send = () => ..`, Go's `var step func(int)` then
-        // `step = func(..)`) is found as before. (A parameter's value is its caller's argument,
-        // which the interpreter follows.)
+        // calls the value it holds, never a function of that name elsewhere. A name
+        // bound to a function there (`const send = () => ..`, Go's `step = func(..)`)
+        // and a parameter (its value is the caller's argument, which the interpreter
+        // follows) are resolved as before.
         if qualifier.is_empty() && self.holds_local_value(from, name) {
             return None;
         }

@@ -925,8 +925,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .and_then(|i| items.get(i).cloned())
                 .unwrap_or_else(Value::unknown);
         }
-        // `meta?.[key]` on `undefined` or `null` in JavaScript: `undefined` (written
-        // without `?.` it throws, and the path ends there instead).
+        // `meta?.[key]` on `undefined` or `null` in JavaScript: `undefined`. (Written
+        // without `?.` it throws; the scan does not tell the two apart, so such a
+        // read adds a path the program would not take, never drops one it would.)
         if matches!(collection, Value::Null | Value::NoId)
             && matches!(
                 self.prog.file_of(self.here()).language,
@@ -2562,16 +2563,14 @@ fn reads_params(e: &Expr) -> bool {
     }
 }
 
-/// The value of a call to a language builtin on lists, when it is not a function of
-/// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
-/// `php_sapi_name() === 'cli'` on a path: decided by what the path decided before
-/// ([`Effect::CommandLine`]); else both ways, each path noting its way. Under a web
-/// server the name is not `cli`, and which one it is the scan does not know. An
-/// equality that does not involve the name is decided as any other.
+/// Whether a value is PHP's server API name (see [`crate::lower::PHP_SAPI`]).
 fn is_php_sapi(v: &Value) -> bool {
     matches!(v, Value::Str(s) if s == crate::lower::PHP_SAPI)
 }
 
+/// `php_sapi_name() === 'cli'` on a path: decided by what the path decided before
+/// ([`Effect::CommandLine`]); else both ways, each path noting its way. Under a web
+/// server the name is not `cli`, and which one it is the scan does not know.
 fn command_line_test(mut s: State, l: &Value, r: &Value, negated: bool) -> Vec<(State, Value)> {
     let sapi = crate::lower::PHP_SAPI;
     let other = match (l, r) {
@@ -2600,6 +2599,8 @@ fn command_line_test(mut s: State, l: &Value, r: &Value, negated: bool) -> Vec<(
     }
 }
 
+/// The value of a call to a language builtin on lists, when it is not a function of
+/// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
 fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.

@@ -1181,8 +1181,9 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                         let value = sub(ctx, js, p, "value", facts);
                         entries.push((key, value));
                     }
-                    // `return { handleBody, tools }`: a function of the file named here is
-                    // called as `rpc.handleBody(..)` on the object (see `object_members`).
+                    // `return { handleBody, tools }`: an inner function named here is
+                    // called as `rpc.handleBody(..)` on what the factory returns (see
+                    // `Program::factory_member`).
                     "shorthand_property_identifier" => {
                         let name = ctx.text(p).to_string();
                         facts.object_members.push((name.clone(), name.clone()));
