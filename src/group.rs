@@ -786,7 +786,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     };
     // A handler by its signature alone counts too, unless another carrier calls it
     // (then it is that handler's helper; see `outermost` below).
-    let is_route = |id: FnId| prog.function(id).http_signature || mounted(id);
+    // A function taking a connection, in a file that writes HTTP answers by hand, is
+    // a server on a bare socket: where its requests arrive.
+    let is_route = |id: FnId| {
+        let f = prog.function(id);
+        f.http_signature || (f.http_connection && prog.file_of(id).writes_http.is_some()) || mounted(id)
+    };
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
     for (id, callees) in edges.iter().enumerate() {

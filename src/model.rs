@@ -394,6 +394,9 @@ pub struct Function {
     /// `request: web.Request`), not seen mounted: when another handler calls it, it is
     /// that handler's helper, not where requests arrive.
     pub http_signature: bool,
+    /// Takes a network connection (`stream: TcpStream`, `conn net.Conn`): an HTTP
+    /// handler when its file writes HTTP by hand ([`FileFacts::writes_http`]).
+    pub http_connection: bool,
     /// Reads messages from standard input.
     pub reads_stdin: bool,
     /// A Rust associated function without `self`: called as `Type::f()`, never as
@@ -540,6 +543,8 @@ pub struct FileFacts {
     pub state: Vec<String>,
     /// Where the file sends the 2024-11-05 HTTP+SSE transport's `endpoint` event.
     pub sse_endpoint: Option<Span>,
+    /// Where the file writes an HTTP answer as text (`"HTTP/1.1 202 Accepted\r\n"`).
+    pub writes_http: Option<Span>,
     /// Where the parser reported a syntax error, if it did.
     pub syntax_error: Option<Span>,
     /// Inline `mcp-conform: ignore[...]` comments.

@@ -127,6 +127,10 @@ pub struct PathRun {
     pub transport: bool,
     /// What the entry writes out is the HTTP response's body (a PHP script's output).
     pub output_is_body: bool,
+    /// The entry writes its whole HTTP answer onto a connection by hand (a server on a
+    /// bare socket): the status line and the body are what it writes, and a path that
+    /// writes nothing sends no answer.
+    pub writes_answer: bool,
     pub outcome: Outcome,
 }
 
@@ -307,6 +311,10 @@ impl ProbeRun {
             if path.outcome.effects.contains(&Effect::CommandLine(true)) {
                 continue;
             }
+            if path.writes_answer {
+                out.extend(written_answer(path).map(|a| (path, a)));
+                continue;
+            }
             // A status and a body may be written separately (`WriteHeader(202)`, then
             // `Write(body)`): the answer is the first status with the first body.
             let mut emitted: Option<HttpValue> = None;
@@ -372,6 +380,31 @@ impl ProbeRun {
         spans.sort();
         spans.into_iter().next()
     }
+}
+
+/// The HTTP answer a path writes onto a connection by hand: the first status line it
+/// writes, with the body written with it or, when none was, the next thing it writes.
+/// A reply written without a status line the scan can read is an answer it cannot
+/// tell; a path that writes nothing answers nothing (the connection ends).
+fn written_answer(path: &PathRun) -> Option<HttpAnswer> {
+    let writes: Vec<&Value> = path
+        .outcome
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Emit { value, .. } => Some(value),
+            _ => None,
+        })
+        .collect();
+    let Some(at) = writes.iter().position(|w| w.http().is_some()) else {
+        return (!writes.is_empty()).then_some(HttpAnswer::Unknown);
+    };
+    let head = writes[at].http().expect("found above");
+    if head.body.is_some() {
+        return Some(HttpAnswer::Response(head));
+    }
+    let body = writes.get(at + 1).map(|w| (*w).clone());
+    Some(HttpAnswer::Response(Rc::new(HttpValue { body, ..(*head).clone() })))
 }
 
 /// The first JSON-RPC reply a path writes out.
@@ -557,12 +590,14 @@ impl<'p, 'a> ServerView<'p, 'a> {
                     && !self.prog.file_of(entry.function).web_framework
                     && outs.iter().any(|o| o.saw_message && !o.raised && o.value.as_http().is_some()));
             let output_is_body = answers_http && self.prog.file_of(entry.function).language == Language::Php;
+            let writes_answer = entry.http && self.prog.function(entry.function).http_connection;
             for outcome in outs {
                 paths.push(PathRun {
                     entry: entry.function,
                     http: answers_http,
                     transport: entry.transport,
                     output_is_body,
+                    writes_answer,
                     outcome,
                 });
             }

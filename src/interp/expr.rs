@@ -162,6 +162,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                         Value::Int(n) => u16::try_from(*n).map_or(HttpStatus::Unknown, HttpStatus::Code),
                         // A status value (`StatusCode::OK` held in a variable).
                         Value::Http(h) if h.body.is_none() => h.status,
+                        // A status line's text after the version (`"202 Accepted"`).
+                        Value::Str(t) => t
+                            .get(..3)
+                            .filter(|_| t.len() == 3 || t[3..].starts_with(' '))
+                            .and_then(|d| d.parse().ok())
+                            .map_or(HttpStatus::Unknown, HttpStatus::Code),
                         _ => HttpStatus::Unknown,
                     };
                     let body = match &vals[1] {
@@ -508,6 +514,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                         | crate::model::Language::TypeScript
                 );
                 if !declared && dynamic { Value::Null } else { Value::unknown() }
+            }
+            // `$result['error']` of a PHP list (`return [];`), `list.error` in JavaScript:
+            // no such member.
+            Value::Array(_)
+                if matches!(
+                    self.prog.file_of(self.here()).language,
+                    crate::model::Language::Php
+                        | crate::model::Language::JavaScript
+                        | crate::model::Language::TypeScript
+                ) =>
+            {
+                Value::Null
             }
             _ => self.field(f),
         }
@@ -933,6 +951,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.prog.file_of(self.here()).language,
                 crate::model::Language::JavaScript | crate::model::Language::TypeScript
             )
+        {
+            return Value::Null;
+        }
+        // `$result['error']` on a PHP list (`[]`, `['a', 'b']`): a name is no key of it.
+        if let (Value::Array(_), Value::Str(k)) = (collection, key)
+            && k.parse::<i64>().is_err()
+            && self.prog.file_of(self.here()).language == crate::model::Language::Php
         {
             return Value::Null;
         }

@@ -10,6 +10,7 @@ pub mod javascript;
 mod json_text;
 pub mod php;
 pub mod python;
+pub mod raw_http;
 pub mod rust;
 pub mod sse;
 
@@ -255,6 +256,7 @@ impl<'a> Ctx<'a> {
             span,
             http_route: false,
             http_signature: false,
+            http_connection: false,
             reads_stdin: false,
             associated: false,
             bodiless: false,
@@ -336,6 +338,9 @@ pub enum Http {
     Route,
     /// Only its signature takes an HTTP request (`(request: Request): Promise<Response>`).
     Signature,
+    /// It takes a network connection (`stream: TcpStream`): an HTTP handler when its
+    /// file writes HTTP by hand (see [`raw_http`]), answering with what it writes.
+    Connection,
 }
 
 impl Http {
@@ -373,6 +378,7 @@ pub fn push_function(
         span: ctx.span(node),
         http_route: http == Http::Route,
         http_signature: http == Http::Signature,
+        http_connection: http == Http::Connection,
         reads_stdin,
         associated: params.associated,
         bodiless: node.child_by_field_name("body").is_none(),
@@ -403,6 +409,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         span: ctx.span(root),
         http_route,
         http_signature: false,
+        http_connection: false,
         reads_stdin,
         associated: false,
         bodiless: false,
@@ -477,6 +484,7 @@ pub fn lower(
         object_members: Vec::new(),
         classes: Vec::new(),
         sse_endpoint: None,
+        writes_http: None,
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),

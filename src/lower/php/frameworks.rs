@@ -118,6 +118,12 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[
     ("ltrim", Fold::Trim),
     ("rtrim", Fold::Trim),
     ("strval", Fold::Keep),
+    // WordPress's cleaners: `sanitize_text_field` strips tags and line breaks and
+    // trims; `wp_unslash`/`stripslashes` remove backslashes. An MCP method name has none
+    // of those. (`sanitize_key` is not one: it drops the `/` of `tools/list`.)
+    ("sanitize_text_field", Fold::Trim),
+    ("wp_unslash", Fold::Keep),
+    ("stripslashes", Fold::Keep),
 ];
 
 /// Reads of the output buffer `ob_start()` opened, and what each reads: its contents

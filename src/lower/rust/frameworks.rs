@@ -68,6 +68,10 @@ pub const FUNCTION_RESPONSES: &[(&str, Answer)] = &[
 /// warp's `impl warp::Reply`.
 pub const REPLY_TYPES: &[&str] = &["warp::Reply", "impl Reply"];
 
+/// Parameter types that are a network connection (`stream: TcpStream`): a function
+/// taking one answers HTTP when its file writes HTTP answers by hand.
+pub const CONNECTION_TYPES: &[&str] = &["TcpStream"];
+
 /// Builder methods that set the status on such a response.
 pub const STATUS_BUILDERS: &[&str] = &["with_status_code", "with_status"];
 

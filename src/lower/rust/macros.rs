@@ -251,10 +251,12 @@ fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<E
     let written = ctx.text(segments[at][0]);
     let text = match written.starts_with('r') {
         true => unquote(written),
-        false => crate::lower::unescape(&unquote(written)),
+        false => super::string_text(written),
     };
-    // Only text that opens a JSON object or list is worth reading.
-    if !text.trim_start().starts_with("{{") && !text.trim_start().starts_with('[') {
+    // Only text that opens a JSON object or list, or an HTTP answer written by hand,
+    // is worth reading.
+    let http = crate::lower::raw_http::opens_response(&text);
+    if !http && !text.trim_start().starts_with("{{") && !text.trim_start().starts_with('[') {
         return None;
     }
     let mut positional = segments[at + 1..].iter();
@@ -296,6 +298,11 @@ fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<E
         }
     }
     pieces.push(crate::lower::Piece::Text(literal));
+    if http {
+        let span = ctx.span(tree);
+        facts.writes_http.get_or_insert(span);
+        return crate::lower::raw_http::response(pieces, span);
+    }
     crate::lower::json_template(pieces)
 }
 

@@ -31,6 +31,20 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     super::push_module(ctx, facts, root, module);
 }
 
+/// The text a non-raw string literal holds: escapes read, and a line ending escaped
+/// with a backslash dropped with the next line's leading whitespace, as Rust does.
+pub(super) fn string_text(written: &str) -> String {
+    let text = unquote(written);
+    let mut joined = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("\\\n") {
+        joined.push_str(&rest[..at]);
+        rest = rest[at + 2..].trim_start();
+    }
+    joined.push_str(rest);
+    crate::lower::unescape(&joined)
+}
+
 pub(super) fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
@@ -140,16 +154,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     // One pass over the parameters: their names; those holding the HTTP request (a
     // crate's own request type, actix's `HttpRequest`, `Request<Body>` of http, hyper
     // and axum); those an extractor decodes the message into (`Json(message):
-    // Json<Message>`, holding it before the body runs); and those declared with one
-    // named type (`router: &SessionRouter`).
+    // Json<Message>`, holding it before the body runs); those declared with one
+    // named type (`router: &SessionRouter`); and whether one is a network connection.
     let (mut params, mut request_params, mut decoded_params, mut types) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut connection = false;
     for c in params_node.map(children).unwrap_or_default().into_iter().filter(|c| c.kind() == "parameter") {
         let Some(pattern) = c.child_by_field_name("pattern") else { continue };
         let name = param_name(ctx, pattern);
         if let Some(t) = c.child_by_field_name("type") {
             let full = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
             let base = crate::lower::last_segment(full.split('<').next().unwrap_or(full));
+            if frameworks::CONNECTION_TYPES.contains(&base) {
+                connection = true;
+            }
             if ctx.request_types.iter().any(|r| r == base)
                 || base == "HttpRequest"
                 || (base == "Request" && full.contains('<'))
@@ -202,7 +220,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         name,
         owner,
         params,
-        super::Http::route_if(http_route),
+        match (http_route, connection) {
+            (true, _) => super::Http::Route,
+            (false, true) => super::Http::Connection,
+            (false, false) => super::Http::No,
+        },
         |ctx, facts| {
             let span = ctx.span(node);
             let mut out: Block = decoded_params
@@ -411,7 +433,18 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
         "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
-        "string_literal" => Expr::Str(crate::lower::unescape(&unquote(ctx.text(node)))),
+        "string_literal" => {
+            let text = string_text(ctx.text(node));
+            // `"HTTP/1.1 204 No Content\r\n\r\n"` written onto a connection.
+            if crate::lower::raw_http::opens_response(&text)
+                && let Some(answer) =
+                    crate::lower::raw_http::response(vec![crate::lower::Piece::Text(text.clone())], span)
+            {
+                facts.writes_http.get_or_insert(span);
+                return answer;
+            }
+            Expr::Str(text)
+        }
         "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
         "unit_expression" => Expr::Null,
         "unary_expression" => {
