@@ -235,8 +235,9 @@ impl Value {
             Value::Object(e) => Some(!e.is_empty()),
             Value::Array(a) => Some(!a.is_empty()),
             Value::Variant(n, _) => Some(n != "None"),
-            Value::Unknown(_) | Value::ClientVersion { .. } => None,
-            Value::Message => Some(true),
+            Value::Unknown(_) => None,
+            // A well-formed `initialize` names its version: a non-empty string.
+            Value::Message | Value::ClientVersion { .. } => Some(true),
             _ => Some(true),
         }
     }

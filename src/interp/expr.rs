@@ -854,6 +854,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             (Value::Array(a), Value::Array(b)) if a.is_empty() || b.is_empty() => {
                 Value::Bool(a.len() == b.len())
             }
+            // The probe's `initialize` names a version: its text is never empty.
+            (Value::ClientVersion { .. }, Value::Str(s)) | (Value::Str(s), Value::ClientVersion { .. })
+                if s.is_empty() =>
+            {
+                Value::Bool(false)
+            }
             (Value::ClientVersion { .. }, _) | (_, Value::ClientVersion { .. }) => Value::unknown(),
             (a, b) if a.is_nullish() == Some(true) && b.is_nullish() == Some(true) => Value::Bool(true),
             // A value of a known kind against a scalar of another kind (`true !== $response`,
