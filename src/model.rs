@@ -406,6 +406,35 @@ pub struct Function {
     pub bodiless: bool,
 }
 
+impl Function {
+    /// A function the lowering writes itself (a one-expression closure, a constructor
+    /// a framework base gives a class): plain parameters, no HTTP or input role.
+    pub fn written(
+        name: String,
+        owner: Option<String>,
+        params: Vec<String>,
+        body: Block,
+        span: Span,
+    ) -> Function {
+        Function {
+            name,
+            owner,
+            params,
+            defaults: Vec::new(),
+            non_null: Vec::new(),
+            param_types: Vec::new(),
+            body,
+            span,
+            http_route: false,
+            http_signature: false,
+            http_connection: false,
+            reads_stdin: false,
+            associated: false,
+            bodiless: false,
+        }
+    }
+}
+
 /// A class of the scanned code: what its instances start with and where its
 /// methods come from.
 #[derive(Debug, Clone)]

@@ -7,6 +7,9 @@ use crate::value::{Effect, HttpStatus, HttpValue, Reply, Value, error_code, join
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+/// The name a method's instance is bound to (see [`Interp::apply_with`]).
+const SELF: &str = "self";
+
 impl<'p, 'a> Interp<'p, 'a> {
     /// Evaluates an expression on one path; control flow inside it may fork the path.
     pub(super) fn eval(&mut self, st: State, e: &Expr) -> Vec<(State, Value)> {
@@ -960,13 +963,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         {
             return Value::Null;
         }
-        // `$result['error']` on a PHP list (`[]`, `['a', 'b']`): a name is no key of it.
-        if let (Value::Array(_), Value::Str(k)) = (collection, key)
-            && k.parse::<i64>().is_err()
-            && self.prog.file_of(self.here()).language == crate::model::Language::Php
-        {
-            return Value::Null;
-        }
         // An element of a list the scan could not follow is one of the values it carries.
         if let (Value::Unknown(parts), Value::Int(_)) = (collection, key) {
             return Value::Unknown(parts.clone());
@@ -1398,7 +1394,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let this = s.env.get("self").cloned().unwrap_or_else(Value::unknown);
                 let mut bound = self.bind(id, vals, names);
                 self.push_self(id, &mut bound, this);
-                out.extend(self.apply(s, id, bound, span));
+                out.extend(self.apply_with(s, id, bound, span, &[(SELF.into(), SELF.into())]));
                 continue;
             }
             // `self.model_dump_json()` in a method of a model whose class does not define
@@ -1880,6 +1876,7 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// `apply`, with the caller's variables passed for the callee's parameters: a
     /// member the callee writes on a parameter is written on the caller's variable.
+    /// `(self, self)` among them: the callee runs on the caller's own instance.
     fn apply_with(
         &mut self,
         s: State,
@@ -1929,6 +1926,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                     other => s2.effects.push(other.clone()),
                 }
+            }
+            // A method run on the caller's own instance (`$this->init()`) leaves it as the
+            // method left it: the fields it set are set for the caller too.
+            if renames.iter().any(|(p, v)| p == SELF && v == SELF)
+                && let Some(this @ Value::Instance(..)) = &o.this
+            {
+                s2.env.insert(SELF.to_string(), this.clone());
+                s2.env.insert("this".to_string(), this.clone());
             }
             s2.id_check = o.id_check.or(s2.id_check);
             s2.method_branch = o.method_branch.or(s2.method_branch);

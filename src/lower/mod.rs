@@ -186,6 +186,9 @@ pub struct Ctx<'a> {
     /// Names the file imports under another name (PHP `use React\Http\Message\Response
     /// as ReactResponse;`): `(local, the class's own last name)`.
     pub aliases: Vec<(String, String)>,
+    /// Base classes the file imports from a framework whose constructor configures the
+    /// object and then calls a hook (PHP `use yii\base\Component;`): `(local, hook)`.
+    pub configured_bases: Vec<(String, &'static str)>,
     /// Response classes the file imports from a PSR-7 implementation whose constructor
     /// takes the status first (`new Response($status, $headers, $body)`: Guzzle,
     /// Nyholm, Slim, ReactPHP), by their local names.
@@ -231,6 +234,7 @@ impl<'a> Ctx<'a> {
             lift: None,
             presence: Vec::new(),
             aliases: Vec::new(),
+            configured_bases: Vec::new(),
             status_first: Vec::new(),
             handler_classes: false,
             functions_open: 0,
@@ -245,22 +249,8 @@ impl<'a> Ctx<'a> {
     pub fn closure(&mut self, node: Node, params: Vec<String>, body: Expr) -> Expr {
         let name = anonymous_name(node);
         let span = self.span(node);
-        self.closures.push(crate::model::Function {
-            name: name.clone(),
-            owner: None,
-            params,
-            defaults: Vec::new(),
-            non_null: Vec::new(),
-            param_types: Vec::new(),
-            body: vec![crate::model::Stmt::Return { value: Some(body), span }],
-            span,
-            http_route: false,
-            http_signature: false,
-            http_connection: false,
-            reads_stdin: false,
-            associated: false,
-            bodiless: false,
-        });
+        let body = vec![crate::model::Stmt::Return { value: Some(body), span }];
+        self.closures.push(crate::model::Function::written(name.clone(), None, params, body, span));
         Expr::FnRef(name)
     }
 

@@ -145,3 +145,8 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[
     ("str_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: false }),
     ("preg_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true }),
 ];
+
+/// Base classes whose constructor configures the object and then calls a hook, by the
+/// namespace they live in: Yii's `BaseObject` (and so `Component`, `Model`) sets the
+/// properties its config array names, then calls `init()`. `(namespace, hook)`.
+pub const CONFIGURED_BASES: &[(&str, &str)] = &[("yii\\", "init")];

@@ -80,6 +80,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
             if let Some(class) = &name {
                 class_def(ctx, node, class, facts);
+                configured_constructor(ctx, node, class, facts);
                 ctx.own_names.push(class.clone());
             }
             let members = stdin_members(ctx, node);
@@ -198,6 +199,9 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             {
                 let own = class.trim().rsplit('\\').next().unwrap_or("").to_string();
                 ctx.aliases.push((local.to_string(), own));
+            }
+            if let Some((_, hook)) = frameworks::CONFIGURED_BASES.iter().find(|(n, _)| path.starts_with(n)) {
+                ctx.configured_bases.push((local.to_string(), hook));
             }
             if frameworks::REQUEST_IMPORTS.iter().any(|i| path.starts_with(i)) {
                 ctx.request_types.push(local.to_string());
@@ -376,19 +380,29 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
 /// Members a class assigns standard input to (`$this->input = $input ?? STDIN;`,
 /// `$this->in = fopen('php://stdin', 'r');`), anywhere in its body.
 fn stdin_members(ctx: &Ctx, class: Node) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut assignments = Vec::new();
     let mut stack = vec![class];
     while let Some(n) = stack.pop() {
         if n.kind() == "assignment_expression"
             && let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right"))
-            && let Some(member) = ctx.text(left).strip_prefix("$this->")
-            && (ctx.text(right).contains("STDIN") || ctx.text(right).contains("php://stdin"))
         {
-            out.push(member.to_string());
+            assignments.push((ctx.text(left), ctx.text(right)));
         }
         stack.extend(children(n));
     }
-    out
+    let stdin = |text: &str| text.contains("STDIN") || text.contains("php://stdin");
+    // `$stdin = fopen('php://stdin', 'r'); ... $this->stdin = $stdin;`: through a local.
+    let locals: Vec<&str> = assignments
+        .iter()
+        .filter(|(left, right)| left.starts_with('$') && !left.starts_with("$this->") && stdin(right))
+        .map(|(left, _)| *left)
+        .collect();
+    assignments
+        .iter()
+        .filter(|(_, right)| stdin(right) || locals.contains(&right.trim()))
+        .filter_map(|(left, _)| left.strip_prefix("$this->"))
+        .map(str::to_string)
+        .collect()
 }
 
 /// A class's parent and its properties in order, with their defaults: declared ones
@@ -443,6 +457,72 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         fields,
         span: ctx.span(node),
     });
+}
+
+/// The constructor a class without one of its own inherits from a framework base that
+/// configures objects (see `CONFIGURED_BASES`): each declared property the config
+/// array names is set from it, then the hook runs (`init()`), as
+/// `new Server(['transport' => 'stdio'])` does in Yii.
+fn configured_constructor(ctx: &mut Ctx, node: Node, class: &str, facts: &mut FileFacts) {
+    let base = children(node)
+        .into_iter()
+        .filter(|c| c.kind() == "base_clause")
+        .flat_map(children)
+        .find(|b| matches!(b.kind(), "name" | "qualified_name"))
+        .map(|b| ctx.text(b).trim_start_matches('\\').to_string());
+    let Some(base) = base else { return };
+    let hook = frameworks::CONFIGURED_BASES
+        .iter()
+        .find(|(namespace, _)| base.starts_with(namespace))
+        .map(|(_, hook)| *hook)
+        .or_else(|| ctx.configured_bases.iter().find(|(local, _)| *local == base).map(|(_, hook)| *hook));
+    let Some(hook) = hook else { return };
+    let methods: Vec<String> = node
+        .child_by_field_name("body")
+        .map(children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| d.kind() == "method_declaration")
+        .filter_map(|d| d.child_by_field_name("name").map(|n| ctx.text(n).to_string()))
+        .collect();
+    if methods.iter().any(|m| m == "__construct") {
+        return;
+    }
+    let Some(def) = facts.classes.iter().rev().find(|c| c.name == class) else { return };
+    let span = ctx.span(node);
+    let config = || Expr::Var("config".into());
+    let mut body: crate::model::Block = def
+        .fields
+        .iter()
+        .map(|(field, _)| {
+            let own = Expr::Var(format!("this.{field}"));
+            Stmt::Assign {
+                target: format!("this.{field}"),
+                value: Expr::If {
+                    cond: Box::new(Expr::HasKey { object: Box::new(config()), key: field.clone() }),
+                    then: vec![Stmt::Yield(Expr::Lookup {
+                        collection: Box::new(config()),
+                        key: Box::new(Expr::Str(field.clone())),
+                    })],
+                    otherwise: vec![Stmt::Yield(own)],
+                    span,
+                },
+                span,
+            }
+        })
+        .collect();
+    if methods.iter().any(|m| m == hook) {
+        body.push(Stmt::Expr(call(format!("self.{hook}"), None, Vec::new(), Vec::new(), span)));
+    }
+    let mut ctor = crate::model::Function::written(
+        "__construct".into(),
+        Some(class.to_string()),
+        vec!["config".into()],
+        body,
+        span,
+    );
+    ctor.defaults.push(("config".into(), Expr::Array { items: Vec::new(), span }));
+    facts.functions.push(ctor);
 }
 
 /// The class a property or promoted parameter is declared with (`private ?Handler $h`).
