@@ -343,7 +343,7 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
         // The key is the method, or the method with a default (`$msg['method'] ?? ''`).
         Expr::Lookup { collection, key, .. }
             if matches!(key.as_ref(), Expr::Field { .. } | Expr::Var(_))
-                || matches!(key.as_ref(), Expr::Or(k, _) if matches!(k.as_ref(), Expr::Field { .. } | Expr::Var(_))) =>
+                || matches!(key.as_ref(), Expr::Or(k, _) | Expr::Coalesce(k, _) if matches!(k.as_ref(), Expr::Field { .. } | Expr::Var(_))) =>
         {
             if let Expr::Var(name) = collection.as_ref() {
                 let table = prog
@@ -384,15 +384,21 @@ fn dispatched_methods(prog: &Program, id: FnId) -> (BTreeSet<String>, Option<Spa
 }
 
 /// Whether every arm of a `match` or `switch` only yields a plain label (a string
-/// that is not JSON text, a number, a boolean): a classifier of method names (`fn
-/// category(method) -> &str` for a log view), not a dispatch. Arms with no body fall
-/// through to the next; an arm that does anything else makes it a dispatch.
+/// that is not JSON text, a number, a boolean) or a member read by name (`'tools/call'
+/// => $params['name'] ?? null`, null): a classifier of method names (`fn
+/// category(method) -> &str` for a log view) or a picker of the parameter a method
+/// names (a header check), not a dispatch. Arms with no body fall through to the
+/// next; an arm that does anything else makes it a dispatch.
 fn labels_only(arms: &[Arm]) -> bool {
-    let label = |e: &Expr| match e {
-        Expr::Str(s) => !s.trim_start().starts_with(['{', '[']),
-        Expr::Int(_) | Expr::Bool(_) => true,
-        _ => false,
-    };
+    fn label(e: &Expr) -> bool {
+        match e {
+            Expr::Str(s) => !s.trim_start().starts_with(['{', '[']),
+            Expr::Int(_) | Expr::Bool(_) | Expr::Null => true,
+            Expr::Lookup { key, .. } => matches!(key.as_ref(), Expr::Str(_)),
+            Expr::Or(a, b) | Expr::Coalesce(a, b) => label(a) && label(b),
+            _ => false,
+        }
+    }
     let mut labelled = false;
     for arm in arms {
         let body: Vec<&Stmt> =

@@ -177,6 +177,9 @@ pub enum Expr {
     Not(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
+    /// `a ?? b` (PHP, JavaScript): `a` unless it is null or undefined, else `b`. Unlike
+    /// `||`, an empty or false `a` is kept.
+    Coalesce(Box<Expr>, Box<Expr>),
     /// `collection[key]` or `collection.get(key)` on a value that is not the message.
     Lookup {
         collection: Box<Expr>,
@@ -700,7 +703,8 @@ impl Expr {
             | Expr::Member { item: a, collection: b }
             | Expr::Lookup { collection: a, key: b }
             | Expr::And(a, b)
-            | Expr::Or(a, b) => {
+            | Expr::Or(a, b)
+            | Expr::Coalesce(a, b) => {
                 a.walk(f);
                 b.walk(f);
             }

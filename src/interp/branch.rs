@@ -745,12 +745,24 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
                 })
                 .collect();
             if let [item] = tested.as_slice()
-                && conjuncts.iter().all(|c| matches!(c, Expr::Not(_)) || same_place(c, item))
+                && conjuncts.iter().all(|c| matches!(c, Expr::Not(_)) || tests_presence(c, item))
             {
                 mark_checked(st, item);
             }
         }
         _ => {}
+    }
+}
+
+/// Whether a condition only says a value is there (`v`, `$v !== ''`, `v != null`), so
+/// that a path on which it is false holds no version to hand back.
+fn tests_presence(c: &Expr, item: &Expr) -> bool {
+    match c {
+        Expr::Eq { left, right, negated: true } => {
+            let empty = |e: &Expr| matches!(e, Expr::Null) || matches!(e, Expr::Str(s) if s.is_empty());
+            (same_place(left, item) && empty(right)) || (same_place(right, item) && empty(left))
+        }
+        other => same_place(other, item),
     }
 }
 

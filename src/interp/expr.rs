@@ -319,6 +319,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 out
             }
+            Expr::Coalesce(a, b) => {
+                let mut out = Vec::new();
+                for (s, va) in self.eval(st, a) {
+                    match va.is_nullish() {
+                        Some(false) => out.push((s, va)),
+                        Some(true) => out.extend(self.eval(s, b)),
+                        None => {
+                            for (s2, vb) in self.eval(s, b) {
+                                out.push((s2, join(&[va.clone(), vb])));
+                            }
+                        }
+                    }
+                }
+                out
+            }
             Expr::Lookup { collection, key } => self
                 .eval_all(st, &[collection, key])
                 .into_iter()
@@ -1018,7 +1033,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 );
                 match entries.iter().find(|(ek, _)| *ek == k) {
                     Some((_, v)) => v.clone(),
-                    None if matches!(key, Value::Method(_)) || script => Value::Null,
+                    // The probes carry no `_meta` (the protocol's reserved member, which
+                    // only the 2026 revision requires on every request).
+                    None if matches!(key, Value::Method(_)) || script || k == "_meta" => Value::Null,
                     None => Value::unknown(),
                 }
             }
@@ -2651,12 +2668,28 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
         ("len", [Value::NoId | Value::Null]) => Some(Value::Int(0)),
         ("len", [Value::Id]) => Some(Value::Int(1)),
         ("len", [Value::Str(s)]) => Some(Value::Int(s.len() as i64)),
+        // PHP `array_keys`/`array_values` of an array the path built.
+        ("array_keys", [Value::Array(items)]) => {
+            Some(Value::Array(Rc::new((0..items.len()).map(|i| Value::Int(i as i64)).collect())))
+        }
+        ("array_keys", [Value::Object(entries)]) => {
+            Some(Value::Array(Rc::new(entries.iter().map(|(k, _)| Value::Str(k.clone())).collect())))
+        }
+        ("array_values", [Value::Array(items)]) => Some(Value::Array(items.clone())),
+        ("array_values", [Value::Object(entries)]) => {
+            Some(Value::Array(Rc::new(entries.iter().map(|(_, v)| v.clone()).collect())))
+        }
         (crate::lower::FORCE_OBJECT, [v]) => Some(v.forced_objects()),
         (crate::lower::OBJECT_CAST, [Value::Array(items)]) => Some(Value::Object(Rc::new(
             items.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
         ))),
         (crate::lower::OBJECT_CAST, [v]) => Some(v.clone()),
         (crate::lower::IS_ERR, [v]) => Some(Value::Bool(matches!(v, Value::Variant(n, _) if n == "Err"))),
+        // `is_array($params['_meta'] ?? null)`: a probe's members have the types a
+        // server expects, and null is none of them.
+        (crate::lower::IS_KIND, [v, Value::Str(kind)]) if kind == crate::lower::PRESENT => {
+            Some(Value::Bool(!matches!(v, Value::Null | Value::NoId)))
+        }
         (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
             // A value the scan does not know that is tested so is taken for the
             // incoming message (a helper's parameter): one object, as every probe is.

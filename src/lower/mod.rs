@@ -97,6 +97,10 @@ pub const IS_ERR: &str = "mcp-conform/is-err";
 /// the scan does not know is taken for the message.
 pub const IS_KIND: &str = "mcp-conform/is-kind";
 
+/// The kind [`IS_KIND`] tests for a type check the probes pass when the value is
+/// there (PHP `is_array($x)`): any value but null.
+pub const PRESENT: &str = "present";
+
 /// A test of a value's JSON kind, as [`IS_KIND`].
 pub fn is_kind(value: Expr, kind: &str, span: Span) -> Expr {
     Expr::Call { callee: IS_KIND.into(), receiver: None, args: vec![value, Expr::Str(kind.into())], span }
@@ -1262,6 +1266,14 @@ pub const SDK_SERVER_CALLS: &[&str] = &[
 ];
 
 /// True when the assignment target names the session's initialized flag.
+/// `SetInitialized` for an assignment written as an expression (`'initialized' =>
+/// $this->initialized = true` in a PHP `match` arm, `() => (this.ready = true)`), as
+/// a statement assigning `true` to the flag gets it.
+pub fn sets_flag(target: &str, value: &Expr, span: Span) -> Option<Stmt> {
+    (is_initialized_flag(target) && matches!(value, Expr::Bool(true)))
+        .then_some(Stmt::SetInitialized { span })
+}
+
 pub fn is_initialized_flag(target: &str) -> bool {
     let last = last_segment(target).to_ascii_lowercase();
     let last = last.trim_start_matches('_');

@@ -1224,7 +1224,9 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
                 note_default_handler(&value, facts);
             }
-            Expr::Block(vec![Stmt::Assign { target, value, span }])
+            let mut block: Vec<Stmt> = super::sets_flag(&target, &value, span).into_iter().collect();
+            block.push(Stmt::Assign { target, value, span });
+            Expr::Block(block)
         }
         _ => {
             let parts = children(node).into_iter().map(|c| expr(ctx, js, c, facts)).collect();
@@ -1264,7 +1266,8 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
             if negated { Expr::Not(Box::new(test)) } else { test }
         }
         "&&" => Expr::And(Box::new(left), Box::new(right)),
-        "||" | "??" => Expr::Or(Box::new(left), Box::new(right)),
+        "||" => Expr::Or(Box::new(left), Box::new(right)),
+        "??" => Expr::Coalesce(Box::new(left), Box::new(right)),
         "in" => match (left_node.map(|l| l.kind()), left) {
             (Some("string"), Expr::Str(key)) => Expr::HasKey { object: Box::new(right), key },
             (_, item) => Expr::Member { item: Box::new(item), collection: Box::new(right) },

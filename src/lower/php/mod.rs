@@ -889,7 +889,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let value = sub(ctx, node, "right", facts);
             // The expression's value is what was assigned: `null === $m = Enum::tryFrom($x)`.
             let assigned = Expr::Var(target.clone());
-            Expr::Block(vec![Stmt::Assign { target, value, span }, Stmt::Yield(assigned)])
+            // `'initialized' => $this->initialized = true` in a `match` arm.
+            let mut block: Vec<Stmt> = super::sets_flag(&target, &value, span).into_iter().collect();
+            block.extend([Stmt::Assign { target, value, span }, Stmt::Yield(assigned)]);
+            Expr::Block(block)
         }
         "throw_expression" => {
             let value = node.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
@@ -987,7 +990,8 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::IsA { value: Box::new(left), class }
         }
         "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
-        "||" | "or" | "??" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
+        "||" | "or" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
+        "??" => Expr::Coalesce(Box::new(left), Box::new(right)),
         _ => Expr::opaque(vec![left, right]),
     }
 }
@@ -1287,9 +1291,10 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let second = args.get(1).cloned();
     match (name.as_str(), first, second) {
         ("isset", Some(x), _) => Expr::Not(Box::new(Expr::IsNull(Box::new(x)))),
-        // Probes are well-formed messages: their members have the types a server expects.
-        ("is_string" | "is_array" | "is_int" | "is_numeric" | "is_object" | "is_scalar", Some(_), _) => {
-            Expr::Bool(true)
+        // Probes are well-formed messages: their members have the types a server
+        // expects; a member they lack is null.
+        ("is_string" | "is_array" | "is_int" | "is_numeric" | "is_object" | "is_scalar", Some(x), _) => {
+            super::is_kind(x, super::PRESENT, span)
         }
         ("is_null", Some(x), _) => Expr::IsNull(Box::new(x)),
         // `is_wp_error($result)`: whether a handler returned the framework's error.
