@@ -396,10 +396,9 @@ fn written_answer(path: &PathRun) -> Option<HttpAnswer> {
             _ => None,
         })
         .collect();
-    let Some(at) = writes.iter().position(|w| w.http().is_some()) else {
+    let Some((at, head)) = writes.iter().enumerate().find_map(|(i, w)| w.http().map(|h| (i, h))) else {
         return (!writes.is_empty()).then_some(HttpAnswer::Unknown);
     };
-    let head = writes[at].http().expect("found above");
     if head.body.is_some() {
         return Some(HttpAnswer::Response(head));
     }

@@ -62,6 +62,12 @@ pub enum Piece {
 /// JSON text built by a printf-style format (Go `fmt.Sprintf(`{"id":%s}`, id)`): `%%`
 /// is a percent sign, every other verb takes the next argument (`%q` quoted).
 pub fn printf_template(format: &str, args: Vec<Expr>) -> Option<Expr> {
+    json_template(printf_pieces(format, args)?)
+}
+
+/// The pieces a printf-style format builds (see [`printf_template`]); none when it
+/// names more values than it is given.
+pub fn printf_pieces(format: &str, args: Vec<Expr>) -> Option<Vec<Piece>> {
     let mut args = args.into_iter();
     let mut pieces = Vec::new();
     let mut literal = String::new();
@@ -89,7 +95,7 @@ pub fn printf_template(format: &str, args: Vec<Expr>) -> Option<Expr> {
         pieces.push(if verb? == 'q' { Piece::Quoted(value) } else { Piece::Hole(value) });
     }
     pieces.push(Piece::Text(literal));
-    json_template(pieces)
+    Some(pieces)
 }
 
 /// The text a string literal's backslash escapes stand for (`\"` is `"`), in the

@@ -14,7 +14,9 @@ pub mod raw_http;
 pub mod rust;
 pub mod sse;
 
-pub use json_text::{JSON_TEXT, Piece, json_template, json_text, printf_template, raw_json, unescape};
+pub use json_text::{
+    JSON_TEXT, Piece, json_template, json_text, printf_pieces, printf_template, raw_json, unescape,
+};
 
 use crate::model::{Block, Expr, FieldName, FileFacts, Language, ReplyExpr, Span, Stmt};
 use crate::settings::Knowledge;

@@ -24,6 +24,10 @@ pub const HANDLER_CONVERSIONS: &[&str] = &["HandlerFunc"];
 /// HTTP handler, and whose `Method`/`Request.Method` is the HTTP verb.
 pub const CONTEXT_TYPES: &[&str] = &["gin.Context", "echo.Context", "fiber.Ctx"];
 
+/// Parameter types that are a network connection (`conn net.Conn`): a function taking
+/// one answers HTTP when its file writes HTTP answers by hand.
+pub const CONNECTION_TYPES: &[&str] = &["net.Conn", "net.TCPConn"];
+
 /// How a framework context answers: method name, where its status argument is, and
 /// where its body argument is (`c.JSON(202, v)`, `c.NoContent(202)`, `c.Status(202)`).
 pub const CONTEXT_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[

@@ -250,6 +250,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     // signature: one another handler calls is that handler's helper.
     let mut signature = false;
     let mut http_route = false;
+    let mut connection = false;
     let mut lambda = false;
     let mut requests = Vec::new();
     let mut writers = Vec::new();
@@ -276,6 +277,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
             signature = true;
             writers.extend(names.iter().cloned());
             requests.extend(names.iter().cloned());
+        }
+        if frameworks::CONNECTION_TYPES.contains(&ty.trim_start_matches('*')) {
+            connection = true;
         }
         // `r *Router`: parameters declared with one of the package's own types.
         let own = ty.trim_start_matches('*');
@@ -316,10 +320,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         name,
         owner,
         super::Params { types, ..params.into() },
-        match (http_route, signature) {
-            (true, _) => super::Http::Route,
-            (false, true) => super::Http::Signature,
-            (false, false) => super::Http::No,
+        match (http_route, signature, connection) {
+            (true, _, _) => super::Http::Route,
+            (false, true, _) => super::Http::Signature,
+            (false, false, true) => super::Http::Connection,
+            (false, false, false) => super::Http::No,
         },
         |ctx, facts| {
             prologue.extend(block(ctx, body, facts));
@@ -695,15 +700,30 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
         "int_literal" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
-        "interpreted_string_literal" => Expr::Str(super::unescape(&unquote(ctx.text(node)))),
+        "interpreted_string_literal" => {
+            let text = super::unescape(&unquote(ctx.text(node)));
+            // `conn.Write([]byte("HTTP/1.1 202 Accepted\r\n\r\n"))` on a bare connection.
+            let at = ctx.span(node);
+            if super::raw_http::opens_response(&text)
+                && let Some(answer) = super::raw_http::response(vec![super::Piece::Text(text.clone())], at)
+            {
+                facts.writes_http.get_or_insert(at);
+                return answer;
+            }
+            Expr::Str(text)
+        }
         "raw_string_literal" => Expr::Str(unquote(ctx.text(node))),
         // `'['`: a rune is its code point.
         "rune_literal" => {
             rune(ctx.text(node)).map_or_else(Expr::unknown, |c| Expr::Int(i64::from(u32::from(c))))
         }
-        "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => {
-            node.named_child(0).map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown)
-        }
+        // `T(x)` converts its operand (the first child is the type); `x.(T)` and `(x)`
+        // are their first child.
+        "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => node
+            .child_by_field_name("operand")
+            .or_else(|| node.named_child(0))
+            .map(|c| expr(ctx, c, facts))
+            .unwrap_or_else(Expr::unknown),
         "selector_expression" => {
             let name = text_of(ctx, node, "field");
             let t = ctx.text(node);
@@ -1152,6 +1172,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // `fmt.Printf(`{"jsonrpc":"2.0","id":%s}`+"\n", id)`: the JSON it writes.
         "fmt.Printf" | "fmt.Fprintf" => {
             let at = usize::from(callee == "fmt.Fprintf");
+            // `fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\n\r\n%s", code, text, body)`.
+            if let Some(answer) = raw_answer(args.get(at), &args[(at + 1).min(args.len())..], span, facts) {
+                return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![answer], span };
+            }
             if let Some(Expr::Str(format)) = args.get(at)
                 && let Some(template) = super::printf_template(format, args[at + 1..].to_vec())
             {
@@ -1164,6 +1188,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         // `fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, body)`: the JSON it builds.
         "fmt.Sprintf" => {
+            if let Some(answer) = raw_answer(args.first(), args.get(1..).unwrap_or_default(), span, facts) {
+                return answer;
+            }
             if let Some(Expr::Str(format)) = args.first()
                 && let Some(template) = super::printf_template(format, args[1..].to_vec())
             {
@@ -1326,4 +1353,21 @@ fn rune(text: &str) -> Option<char> {
         },
         _ => None,
     }
+}
+
+/// An HTTP answer a printf-style format spells (see [`super::raw_http`]): `format` is
+/// the format's value, `values` what it puts in.
+fn raw_answer(
+    format: Option<&Expr>,
+    values: &[Expr],
+    span: crate::model::Span,
+    facts: &mut FileFacts,
+) -> Option<Expr> {
+    let Some(Expr::Str(format)) = format else { return None };
+    if !super::raw_http::opens_response(format) {
+        return None;
+    }
+    let answer = super::raw_http::response(super::printf_pieces(format, values.to_vec())?, span)?;
+    facts.writes_http.get_or_insert(span);
+    Some(answer)
 }
