@@ -221,7 +221,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         owner,
         params,
         match (http_route, connection) {
-            (true, _) => super::Http::Route,
+            (true, _) => super::Http::Signature,
             (false, true) => super::Http::Connection,
             (false, false) => super::Http::No,
         },
