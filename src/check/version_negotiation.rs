@@ -1,7 +1,7 @@
 //! ab-001837/version-negotiation: initialize returns a protocolVersion the server supports.
 
 use super::{Finding, ServerView, Verdict};
-use crate::interp::Value;
+use crate::interp::{Probe, UNKNOWN_METHOD, Value};
 
 enum Source {
     Fixed(String),
@@ -47,6 +47,10 @@ pub fn run(v: &ServerView) -> Verdict {
     if replies.is_empty() {
         return v.dropped(&run, "initialize", ", so no protocolVersion is declared");
     }
+    // The way an unknown method goes: an invalid-params error there (a fallback that
+    // runs a tool named by the method) refuses no version.
+    let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
+    let fallback: Vec<&Vec<_>> = unknown.paths.iter().map(|p| &p.outcome.route).collect();
     let mut findings = Vec::new();
     let mut passes = Vec::new();
     let mut rejects = None;
@@ -55,7 +59,9 @@ pub fn run(v: &ServerView) -> Verdict {
     for r in &replies {
         if let Some(code) = r.reply.error {
             match code {
-                Some(-32602 | -32022) => rejects = rejects.or(Some(r.reply.at())),
+                Some(-32602 | -32022) if !fallback.contains(&&r.path.outcome.route) => {
+                    rejects = rejects.or(Some(r.reply.at()))
+                }
                 Some(-32601) => not_found = not_found.or(Some(r.reply.at())),
                 _ => {}
             }

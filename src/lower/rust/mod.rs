@@ -1263,10 +1263,17 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return answer_expr(answer, args, span);
     }
-    // warp's reply functions (see [`frameworks::FUNCTION_RESPONSES`]).
+    // warp's reply functions (see [`frameworks::FUNCTION_RESPONSES`]); written without
+    // the crate only in a file that uses warp and defines no function of that name
+    // (a server's own `async fn reply(out, id, result)`).
+    let short_warp = |path: &str| {
+        path.strip_prefix("warp::") == Some(callee.as_str())
+            && !ctx.own_names.contains(&callee)
+            && facts.imports.iter().any(|i| i == &format!("{}warp", crate::model::RUST_CRATE))
+    };
     if let Some(answer) = frameworks::FUNCTION_RESPONSES
         .iter()
-        .find(|(path, _)| callee == *path || path.strip_prefix("warp::") == Some(callee.as_str()))
+        .find(|(path, _)| callee == *path || short_warp(path))
         .map(|(_, a)| *a)
     {
         return answer_expr(answer, args, span);
