@@ -1267,7 +1267,6 @@ pub const SDK_SERVER_CALLS: &[&str] = &[
     "ServeStdio",
 ];
 
-/// True when the assignment target names the session's initialized flag.
 /// `SetInitialized` for an assignment written as an expression (`'initialized' =>
 /// $this->initialized = true` in a PHP `match` arm, `() => (this.ready = true)`), as
 /// a statement assigning `true` to the flag gets it.
@@ -1276,6 +1275,7 @@ pub fn sets_flag(target: &str, value: &Expr, span: Span) -> Option<Stmt> {
         .then_some(Stmt::SetInitialized { span })
 }
 
+/// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {
     let last = last_segment(target).to_ascii_lowercase();
     let last = last.trim_start_matches('_');
