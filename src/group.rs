@@ -796,7 +796,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     // a server on a bare socket: where its requests arrive.
     let is_route = |id: FnId| {
         let f = prog.function(id);
-        f.http_signature || (f.http_connection && prog.file_of(id).writes_http.is_some()) || mounted(id)
+        f.http_signature || (f.http_connection && prog.file_of(id).writes_http) || mounted(id)
     };
 
     let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();

@@ -575,8 +575,8 @@ pub struct FileFacts {
     pub state: Vec<String>,
     /// Where the file sends the 2024-11-05 HTTP+SSE transport's `endpoint` event.
     pub sse_endpoint: Option<Span>,
-    /// Where the file writes an HTTP answer as text (`"HTTP/1.1 202 Accepted\r\n"`).
-    pub writes_http: Option<Span>,
+    /// Whether the file writes an HTTP answer as text (`"HTTP/1.1 202 Accepted\r\n"`).
+    pub writes_http: bool,
     /// Where the parser reported a syntax error, if it did.
     pub syntax_error: Option<Span>,
     /// Inline `mcp-conform: ignore[...]` comments.

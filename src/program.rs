@@ -394,23 +394,20 @@ impl<'a> Program<'a> {
         }
         for (_, f) in &functions {
             let Some(owner) = f.owner.as_deref() else { continue };
-            // Wherever the method sets it (a `switch` on the configured transport too).
-            crate::model::walk_statements(&f.body, &mut |s| {
+            for s in &f.body {
                 if let Stmt::Assign { target, value: Expr::Call { callee, receiver: None, .. }, .. } = s
                     && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
                     && !field.contains(['.', '['])
                 {
-                    // `new Handler(...)`, `Handler(...)`, `Handler::new(...)`, and by its
-                    // own name `new Transports\StdioTransport(...)`.
-                    let path = callee.strip_suffix("::new").unwrap_or(callee);
-                    let class = crate::lower::last_segment(path.rsplit('\\').next().unwrap_or(path));
+                    // `new Handler(...)`, `Handler(...)`, `Handler::new(...)`.
+                    let class = callee.strip_suffix("::new").unwrap_or(callee);
                     if class.starts_with(|c: char| c.is_ascii_uppercase())
                         && class.chars().all(|c| c.is_alphanumeric() || c == '_')
                     {
                         field_types.entry((owner, field)).or_default().push(class);
                     }
                 }
-            });
+            }
         }
         let mut id_members: HashMap<&str, Vec<(&FileFacts, bool)>> = HashMap::default();
         for file in files {

@@ -480,7 +480,7 @@ pub fn lower(
         object_members: Vec::new(),
         classes: Vec::new(),
         sse_endpoint: None,
-        writes_http: None,
+        writes_http: false,
         syntax_error: None,
         suppressions: Vec::new(),
         source: std::str::from_utf8(src).unwrap_or("").into(),

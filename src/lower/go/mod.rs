@@ -707,7 +707,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if super::raw_http::opens_response(&text)
                 && let Some(answer) = super::raw_http::response(vec![super::Piece::Text(text.clone())], at)
             {
-                facts.writes_http.get_or_insert(at);
+                facts.writes_http = true;
                 return answer;
             }
             Expr::Str(text)
@@ -1368,6 +1368,6 @@ fn raw_answer(
         return None;
     }
     let answer = super::raw_http::response(super::printf_pieces(format, values.to_vec())?, span)?;
-    facts.writes_http.get_or_insert(span);
+    facts.writes_http = true;
     Some(answer)
 }

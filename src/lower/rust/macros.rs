@@ -300,7 +300,7 @@ fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<E
     pieces.push(crate::lower::Piece::Text(literal));
     if http {
         let span = ctx.span(tree);
-        facts.writes_http.get_or_insert(span);
+        facts.writes_http = true;
         return crate::lower::raw_http::response(pieces, span);
     }
     crate::lower::json_template(pieces)

@@ -440,7 +440,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 && let Some(answer) =
                     crate::lower::raw_http::response(vec![crate::lower::Piece::Text(text.clone())], span)
             {
-                facts.writes_http.get_or_insert(span);
+                facts.writes_http = true;
                 return answer;
             }
             Expr::Str(text)
