@@ -316,6 +316,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Expr::Member { item, .. } => found |= is_param(item),
                     // `s == version` over a list of supported versions, either side.
                     Expr::Eq { left, right, .. } => found |= is_param(left) || is_param(right),
+                    // `matches!(version, "2025-06-18" | LATEST)`: arms of listed values.
+                    Expr::Match { subject, arms, .. } => {
+                        found |= is_param(subject)
+                            && arms.iter().flat_map(|a| &a.patterns).any(|p| matches!(p, Pattern::Str(_) | Pattern::Const(_)))
+                    }
                     _ => {}
                 }
             });

@@ -4,7 +4,7 @@
 
 use super::{PRINT_MACROS, children, int_literal};
 use crate::lower::{Ctx, message_field, object, unquote};
-use crate::model::{Expr, FileFacts, Stmt};
+use crate::model::{Arm, Expr, FileFacts, Pattern, Span, Stmt};
 use tree_sitter::Node;
 
 pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -53,6 +53,7 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             None => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
         },
         "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
+        "matches" if let Some(test) = tree.and_then(|t| matches_macro(ctx, t, facts, span)) => test,
         // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
         _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
     }
@@ -95,6 +96,38 @@ fn macro_args(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
         }
     }
     out
+}
+
+/// `matches!(version, "2025-06-18" | "2025-03-26" | LATEST)`: a `match` of the value
+/// whose arm of the listed literals and named constants is `true`, else `false`.
+/// `None` for any other pattern (bindings, variants, ranges, guards): such a test
+/// stays a macro the scan cannot read.
+fn matches_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) -> Option<Expr> {
+    let segments: Vec<Vec<Node>> = split_commas(tree).into_iter().filter(|s| !s.is_empty()).collect();
+    let [subject, listed] = segments.as_slice() else { return None };
+    let mut patterns = Vec::new();
+    for alternative in listed.split(|t| t.kind() == "|") {
+        let text: String = alternative.iter().map(|t| ctx.text(*t)).collect();
+        let pattern = match alternative {
+            [one] if matches!(one.kind(), "string_literal" | "raw_string_literal") => Pattern::Str(unquote(&text)),
+            [one] if text == "_" && one.kind() != "string_literal" => Pattern::Any(None),
+            // A named constant: an upper-case name, or a path (`Self::LATEST`).
+            _ if alternative.iter().all(|t| matches!(t.kind(), "identifier" | "::"))
+                && (text.contains("::") || text.starts_with(|c: char| c.is_ascii_uppercase())) =>
+            {
+                Pattern::Const(text)
+            }
+            _ => return None,
+        };
+        patterns.push(pattern);
+    }
+    let subject = token_value(ctx, subject, facts);
+    let arm = |patterns, value| Arm { patterns, guard: None, body: vec![Stmt::Yield(Expr::Bool(value))], span };
+    Some(Expr::Match {
+        subject: Box::new(subject),
+        arms: vec![arm(patterns, true), arm(vec![Pattern::Any(None)], false)],
+        span,
+    })
 }
 
 /// Identifiers of one token (a token tree's, recursively), as variables.

@@ -1354,6 +1354,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
         }
+        // `.map(ToString::to_string)`, `.map(String::from)`: a conversion named by its
+        // path keeps what the option holds, as the method called on it would.
+        if last == "map"
+            && let ([path], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+            && path.kind() == "scoped_identifier"
+            && is_conversion_path(ctx.text(*path))
+        {
+            return expr(ctx, value, facts);
+        }
     }
     // `msg.get("id").filter(|id| !id.is_null())`: the option's value when the closure
     // holds for it, else nothing. Only on an option read from a value or a name (an
@@ -1463,6 +1472,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Call { callee, receiver: None, args, span };
     }
     call(callee, None, args, Vec::new(), span)
+}
+
+/// `ToString::to_string`, `str::to_owned`, `String::from`: a path naming a conversion
+/// that keeps the text (a method of [`frameworks::TRANSPARENT`], or `String`'s `from`).
+fn is_conversion_path(path: &str) -> bool {
+    let (owner, name) = path.rsplit_once("::").unwrap_or(("", path));
+    frameworks::TRANSPARENT.contains(&name) || (name == "from" && crate::lower::last_segment(owner) == "String")
 }
 
 /// `r.map_err(|e| JsonRpcError::internal(e))`, `r.map_err(McpError::from)`,
