@@ -319,7 +319,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // `matches!(version, "2025-06-18" | LATEST)`: arms of listed values.
                     Expr::Match { subject, arms, .. } => {
                         found |= is_param(subject)
-                            && arms.iter().flat_map(|a| &a.patterns).any(|p| matches!(p, Pattern::Str(_) | Pattern::Const(_)))
+                            && arms
+                                .iter()
+                                .flat_map(|a| &a.patterns)
+                                .any(|p| matches!(p, Pattern::Str(_) | Pattern::Const(_)))
                     }
                     _ => {}
                 }

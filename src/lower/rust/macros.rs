@@ -109,7 +109,9 @@ fn matches_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) -
     for alternative in listed.split(|t| t.kind() == "|") {
         let text: String = alternative.iter().map(|t| ctx.text(*t)).collect();
         let pattern = match alternative {
-            [one] if matches!(one.kind(), "string_literal" | "raw_string_literal") => Pattern::Str(unquote(&text)),
+            [one] if matches!(one.kind(), "string_literal" | "raw_string_literal") => {
+                Pattern::Str(unquote(&text))
+            }
             [one] if text == "_" && one.kind() != "string_literal" => Pattern::Any(None),
             // A named constant: an upper-case name, or a path (`Self::LATEST`).
             _ if alternative.iter().all(|t| matches!(t.kind(), "identifier" | "::"))
@@ -122,7 +124,8 @@ fn matches_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) -
         patterns.push(pattern);
     }
     let subject = token_value(ctx, subject, facts);
-    let arm = |patterns, value| Arm { patterns, guard: None, body: vec![Stmt::Yield(Expr::Bool(value))], span };
+    let arm =
+        |patterns, value| Arm { patterns, guard: None, body: vec![Stmt::Yield(Expr::Bool(value))], span };
     Some(Expr::Match {
         subject: Box::new(subject),
         arms: vec![arm(patterns, true), arm(vec![Pattern::Any(None)], false)],

@@ -1354,12 +1354,17 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
         }
-        // `.map(ToString::to_string)`, `.map(String::from)`: a conversion named by its
-        // path keeps what the option holds, as the method called on it would.
+        // `.map(ToString::to_string)`, `.map(String::from)`, `.map(Box::new)`: a
+        // conversion named by its path keeps what the option or result holds, as the
+        // method called on it would; `.map(Some)` wraps it in a variant the scan reads
+        // through (`Some(x)` matches a value that is there). An `Err` stays the error.
         if last == "map"
             && let ([path], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
-            && path.kind() == "scoped_identifier"
-            && is_conversion_path(ctx.text(*path))
+            && match path.kind() {
+                "scoped_identifier" => is_conversion_path(ctx.text(*path)),
+                "identifier" => matches!(ctx.text(*path), "Some" | "Ok"),
+                _ => false,
+            }
         {
             return expr(ctx, value, facts);
         }
@@ -1474,11 +1479,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     call(callee, None, args, Vec::new(), span)
 }
 
-/// `ToString::to_string`, `str::to_owned`, `String::from`: a path naming a conversion
-/// that keeps the text (a method of [`frameworks::TRANSPARENT`], or `String`'s `from`).
+/// `ToString::to_string`, `str::to_owned`, `String::from`, `Box::new`: a path naming a
+/// conversion that keeps the value (a method of [`frameworks::TRANSPARENT`], `String`'s
+/// `from`, a smart pointer's `new`).
 fn is_conversion_path(path: &str) -> bool {
     let (owner, name) = path.rsplit_once("::").unwrap_or(("", path));
-    frameworks::TRANSPARENT.contains(&name) || (name == "from" && crate::lower::last_segment(owner) == "String")
+    let owner = crate::lower::last_segment(owner);
+    frameworks::TRANSPARENT.contains(&name)
+        || (name == "from" && owner == "String")
+        || (name == "new" && matches!(owner, "Box" | "Arc" | "Rc"))
 }
 
 /// `r.map_err(|e| JsonRpcError::internal(e))`, `r.map_err(McpError::from)`,
