@@ -1532,6 +1532,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     self.prog.resolve(name, self.here())
                 }
+                // PHP's callable arrays: `[$this, 'onPing']` names a method of the
+                // instance, `[Handlers::class, 'onPing']` a static method of the class.
+                ("()", Some(Value::Array(items)))
+                    if self.prog.file_of(self.here()).language == crate::model::Language::Php =>
+                {
+                    self.callable_array(&s, items)
+                }
                 ("()", _) => None,
                 _ => match s.env.get(callee) {
                     Some(Value::Func(id)) => Some(*id),
@@ -1555,6 +1562,19 @@ impl<'p, 'a> Interp<'p, 'a> {
             });
             if let Some(id) = target {
                 let mut vals = self.bind(id, vals, names);
+                // `[$this, 'onPing']($params)`: the method runs on that instance.
+                if let Some(Value::Array(items)) = &recv
+                    && callee == "()"
+                    && self.prog.function(id).owner.is_some()
+                {
+                    let this = match items.first() {
+                        Some(v @ Value::Instance(..)) => Some(v.clone()),
+                        _ => s.env.get("self").filter(|v| matches!(v, Value::Instance(..))).cloned(),
+                    };
+                    if let Some(this) = this {
+                        self.push_self(id, &mut vals, this);
+                    }
+                }
                 // `request.is_notification()` on the message: the method's `self` is the
                 // message (as an instance's methods get the instance).
                 if let Some(Value::Message) = &recv
@@ -2374,6 +2394,22 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// The function being evaluated.
+    /// The method a PHP callable array names: `[$obj, 'name']` on the instance's class
+    /// (the caller's own class when the instance is `$this` the path does not hold),
+    /// `['Class', 'name']` (as `Class::class` is written) on that class.
+    fn callable_array(&self, s: &State, items: &[Value]) -> Option<FnId> {
+        let [owner, Value::Str(name)] = items else { return None };
+        let class = match owner {
+            Value::Instance(class, ..) => class.to_string(),
+            Value::Str(class) => class.clone(),
+            _ => match s.env.get("self") {
+                Some(Value::Instance(class, ..)) => class.to_string(),
+                _ => self.prog.function(self.here()).owner.clone()?,
+            },
+        };
+        self.prog.method(&class, name, self.here())
+    }
+
     pub(super) fn here(&self) -> FnId {
         self.stack.last().copied().unwrap_or(0)
     }

@@ -629,6 +629,10 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         else {
             return;
         };
+        if left.kind() == "list_literal" {
+            destructure(ctx, left, right, facts, out);
+            return;
+        }
         // `$replies[] = $reply` adds an item to a list.
         if left.kind() == "subscript_expression" && ctx.text(left).trim_end().ends_with("[]") {
             let list = children(left).first().map(|l| target_name(ctx, *l)).unwrap_or_default();
@@ -679,6 +683,53 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         return;
     }
     out.push(super::effect(expr(ctx, e, facts), span));
+}
+
+/// `[$method, $params, $id] = decode($raw)`, `list($a, , $c) = ...`: each variable
+/// takes its element; `['method' => $m, 'id' => $id] = $msg` takes the members named
+/// (a message field by its name). A nested pattern or a reference takes nothing the
+/// scan follows.
+fn destructure(ctx: &mut Ctx, left: Node, right: Node, facts: &mut FileFacts, out: &mut Block) {
+    const HELD: &str = "<destructured>";
+    let span = ctx.span(left);
+    let mut cursor = left.walk();
+    let mut segments: Vec<Vec<Node>> = vec![Vec::new()];
+    for c in left.children(&mut cursor) {
+        match c.kind() {
+            "," => segments.push(Vec::new()),
+            "[" | "]" | "(" | ")" | "list" | "comment" => {}
+            _ => segments.last_mut().into_iter().for_each(|seg| seg.push(c)),
+        }
+    }
+    let value = expr(ctx, right, facts);
+    let keyed = segments.iter().any(|seg| seg.iter().any(|n| n.kind() == "=>"));
+    if !keyed {
+        let targets = segments
+            .iter()
+            .map(|seg| match seg.as_slice() {
+                [v] if v.kind() == "variable_name" => var_name(ctx, *v),
+                _ => "_".to_string(),
+            })
+            .collect();
+        out.push(Stmt::Destructure { targets, value, span });
+        return;
+    }
+    out.push(Stmt::Assign { target: HELD.to_string(), value, span });
+    for seg in &segments {
+        let [key, arrow, target] = seg.as_slice() else { continue };
+        if arrow.kind() != "=>" || target.kind() != "variable_name" {
+            continue;
+        }
+        let held = Expr::Var(HELD.to_string());
+        let value = match expr(ctx, *key, facts) {
+            Expr::Str(k) => match message_field(&k) {
+                Some(f) => field(Some(held), f),
+                None => Expr::Lookup { collection: Box::new(held), key: Box::new(Expr::Str(k)) },
+            },
+            k => Expr::Lookup { collection: Box::new(held), key: Box::new(k) },
+        };
+        out.push(Stmt::Assign { target: var_name(ctx, *target), value, span });
+    }
 }
 
 /// `$x`, `$this->flag` and `self::$x` as assignment targets: `x`, `self.flag`.
@@ -1124,6 +1175,18 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Message(args);
     }
     let receiver = object.map(|o| expr(ctx, o, facts));
+    // `Wire::decode($line)`, `Arr::get($msg, 'id')`: a static method of a class, as
+    // written; never a conversion or member read of a value that shares its name.
+    if node.kind() == "scoped_call_expression"
+        && object.is_some_and(|o| matches!(o.kind(), "name" | "qualified_name"))
+    {
+        return Expr::Call {
+            callee: format!("{object_text}.{name}"),
+            receiver: receiver.map(Box::new),
+            args,
+            span,
+        };
+    }
     call(format!("{object_text}.{name}"), receiver, args, Vec::new(), span)
 }
 
