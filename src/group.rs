@@ -666,6 +666,9 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
             Expr::Call { callee, args, .. } => {
                 let target = prog.resolve(callee, id);
                 add(target, c);
+                if target.is_none() {
+                    add(prog.made_function(callee, id), c);
+                }
                 // `messages.map(handle)`, `map(handle, items)`, `.for_each(Self::handle)`:
                 // a library's higher-order function calls the function it is handed.
                 if target.is_none() && INVOKES_ARGUMENT.contains(&crate::lower::last_segment(callee)) {

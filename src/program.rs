@@ -1733,6 +1733,53 @@ impl<'a> Program<'a> {
         self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true)
     }
 
+    /// The function a name is bound to by a factory call (`const mcp = makeEndpoint(opts)`
+    /// where `makeEndpoint` returns `function endpoint(req, res) {..}`): calling the name
+    /// calls what the factory returns, when every return of it names the same function.
+    pub fn made_function(&self, name: &str, here: FnId) -> Option<FnId> {
+        let bound = match self.global(name, here) {
+            Some(e) => e,
+            None => self.local_made(name, here)?,
+        };
+        let Expr::Call { callee, .. } = bound else { return None };
+        let factory = self.resolve(callee, here)?;
+        let mut found: Option<Option<FnId>> = None;
+        crate::model::walk_statements(&self.function(factory).body, &mut |s| {
+            if let crate::model::Stmt::Return { value: Some(value), .. } = s {
+                let made = match value {
+                    Expr::FnRef(f) => self.resolve(f, factory),
+                    // `return endpoint` naming a function defined inside the factory.
+                    Expr::Var(f) if !self.holds_value(factory, f) => self
+                        .resolve(f, factory)
+                        .filter(|&g| self.function(g).span.file == self.function(factory).span.file),
+                    _ => None,
+                };
+                found = match found {
+                    None => Some(made),
+                    Some(prev) if prev == made => Some(prev),
+                    Some(_) => Some(None),
+                };
+            }
+        });
+        found.flatten()
+    }
+
+    /// The value a local of `here` is bound to, when it is bound once.
+    fn local_made(&self, name: &str, here: FnId) -> Option<&'a Expr> {
+        let mut bound = Vec::new();
+        crate::model::walk_statements(&self.function(here).body, &mut |s| {
+            if let crate::model::Stmt::Assign { target, value, .. } = s
+                && target == name
+            {
+                bound.push(value);
+            }
+        });
+        match bound.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
     /// The expression a module-level (or constructor-built) name is bound to.
     pub fn global(&self, name: &str, from: FnId) -> Option<&'a Expr> {
         // Server state a function may change (`global $SESSION`): not its first value.

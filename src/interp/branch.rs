@@ -113,7 +113,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         decodes
             || callee_names(block)
                 .iter()
-                .filter_map(|c| self.prog.resolve(c, here))
+                .filter_map(|c| self.prog.resolve(c, here).or_else(|| self.prog.made_function(c, here)))
                 .any(|f| self.toward(f, 0))
     }
 

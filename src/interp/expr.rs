@@ -1546,6 +1546,21 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => self.resolve_callee(callee).or_else(|| self.object_function(&s, callee)),
                 },
             };
+            // `const mcp = makeEndpoint(opts)` at module level, then `mcp(req, res)`: the
+            // function the factory returned.
+            let target = match target {
+                None if receiver.is_none()
+                    && !callee.contains(['.', '(', '['])
+                    && !s.env.contains_key(callee)
+                    && matches!(self.prog.global(callee, self.here()), Some(Expr::Call { .. })) =>
+                {
+                    match self.var(&s, callee) {
+                        Value::Func(id) => Some(id),
+                        _ => None,
+                    }
+                }
+                t => t,
+            };
             // Rust has no default or variadic arguments: `path.join("x")` on a value is
             // never the code's own `fn join(self)`; and `line.trim().is_empty()` on a
             // value not of the code's own types is the standard library's method.
