@@ -1733,14 +1733,14 @@ impl<'a> Program<'a> {
         self.nearest(from, owned.map(|id| (self.function(id).span.file, id)), true)
     }
 
-    /// The function a name is bound to by a factory call (`const mcp = makeEndpoint(opts)`
-    /// where `makeEndpoint` returns `function endpoint(req, res) {..}`): calling the name
-    /// calls what the factory returns, when every return of it names the same function.
+    /// The function a module-level name is bound to by a factory call (`const mcp =
+    /// makeEndpoint(opts)` where `makeEndpoint` returns `function endpoint(req, res)
+    /// {..}`): calling the name calls what the factory returns, when every return of it
+    /// names the same function. (A local bound so inside a handler is left to the
+    /// interpreter: the function it makes may be an entry of its own, such as a
+    /// transport's fetch handler wrapped by a middleware.)
     pub fn made_function(&self, name: &str, here: FnId) -> Option<FnId> {
-        let bound = match self.global(name, here) {
-            Some(e) => e,
-            None => self.local_made(name, here)?,
-        };
+        let bound = self.global(name, here)?;
         let Expr::Call { callee, .. } = bound else { return None };
         let factory = self.resolve(callee, here)?;
         let mut found: Option<Option<FnId>> = None;
@@ -1762,22 +1762,6 @@ impl<'a> Program<'a> {
             }
         });
         found.flatten()
-    }
-
-    /// The value a local of `here` is bound to, when it is bound once.
-    fn local_made(&self, name: &str, here: FnId) -> Option<&'a Expr> {
-        let mut bound = Vec::new();
-        crate::model::walk_statements(&self.function(here).body, &mut |s| {
-            if let crate::model::Stmt::Assign { target, value, .. } = s
-                && target == name
-            {
-                bound.push(value);
-            }
-        });
-        match bound.as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
     }
 
     /// The expression a module-level (or constructor-built) name is bound to.

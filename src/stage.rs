@@ -155,6 +155,14 @@ pub fn wanted(
         .iter()
         .flat_map(|f| f.imports.iter().map(|i| i.strip_prefix(crate::lower::PATH_ALIAS).unwrap_or(i)))
         .collect();
+    // Go's packages of one module call each other through interfaces, which need no
+    // import of the implementation (a transport holding a `Handler` interface field):
+    // a file of a module with a parsed file that declares an interface is near it.
+    let go_modules: HashSet<&str> = parsed
+        .iter()
+        .filter(|f| f.language == Language::Go)
+        .filter_map(|f| innermost(packages.go, &f.path))
+        .collect();
     let near = |c: &Candidate| {
         let dir = dir_of(&c.display);
         let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);
@@ -162,6 +170,10 @@ pub fn wanted(
         holding.contains(&(family, dir))
             || ancestors(dir).any(|d| parsed_dirs.contains(&(family, d)))
             || suffixes(stem).chain(suffixes(dir)).any(|s| hints.contains(s))
+    };
+    let same_go_module = |c: &Candidate| {
+        c.language == Language::Go
+            && innermost(packages.go, &c.display).is_some_and(|m| go_modules.contains(m))
     };
     let Ok(searcher) = AhoCorasick::builder()
         .match_kind(aho_corasick::MatchKind::LeftmostLongest)
@@ -184,17 +196,26 @@ pub fn wanted(
     deferred
         .par_iter()
         .copied()
-        .filter(|d| near(&files[d.index]) || (d.weak && importers.is_some()))
+        .filter(|d| {
+            near(&files[d.index]) || same_go_module(&files[d.index]) || (d.weak && importers.is_some())
+        })
         .filter(|d| {
             read(d.index).is_some_and(|text| {
                 // The whole-word search first: it is the cheaper one, and most files
                 // hold none of the names.
                 holds_word(&searcher, &text)
-                    && (near(&files[d.index]) || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
+                    && (near(&files[d.index])
+                        || (same_go_module(&files[d.index]) && declares_interface(&text))
+                        || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
             })
         })
         .map(|d| d.index)
         .collect()
+}
+
+/// Whether Go source declares an interface type (`interface {`, as gofmt writes it).
+fn declares_interface(text: &[u8]) -> bool {
+    text.windows(11).any(|w| w == b"interface {")
 }
 
 /// Folder names too common to name a module by.
