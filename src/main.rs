@@ -58,7 +58,7 @@ struct ScanArgs {
     /// Skip these checks (a check id or a pattern id); added to the configuration's `ignore`.
     #[arg(long, value_delimiter = ',', value_name = "ID")]
     ignore: Vec<String>,
-    /// Skip files larger than this many bytes [default: 1048576, or the configuration's].
+    /// Skip files larger than this many bytes [default: 2097152, or the configuration's].
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
     /// Read this configuration file instead of searching for one.

@@ -48,7 +48,7 @@ impl ScanOptions {
     pub fn new(paths: Vec<PathBuf>) -> Self {
         ScanOptions {
             paths,
-            max_file_size: 1024 * 1024,
+            max_file_size: 2 * 1024 * 1024,
             parse_budget: Duration::from_secs(2),
             checks: CHECKS.iter().collect(),
             knowledge: Knowledge::default(),

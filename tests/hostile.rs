@@ -108,8 +108,29 @@ fn a_fifty_megabyte_minified_file_is_skipped_by_the_size_cap() {
     std::fs::write(dir.path().join("bundle.min.js"), line).expect("write");
     let report =
         mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
-    assert_eq!(skipped(&report, "bundle.min.js").as_deref(), Some("larger than the 1048576-byte size cap"));
+    assert_eq!(skipped(&report, "bundle.min.js").as_deref(), Some("larger than the 2097152-byte size cap"));
     assert_eq!(report.stats.files_parsed, 0);
+}
+
+/// A hand-written server in one 1.5 MB file (thousands of tool functions beside the
+/// dispatch, as real single-file servers grow): under the default size cap, parsed
+/// and judged like a small one.
+#[test]
+fn a_large_hand_written_server_file_is_judged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = std::fs::read_to_string("fixtures/python/reply_to_everything/server.py").expect("read");
+    let tools: String = (0..24_000)
+        .map(|i| format!("def tool_{i}(arguments):\n    return {{'n': {i}, 'a': arguments}}\n\n"))
+        .collect();
+    let text = format!("{tools}{server}");
+    assert!(text.len() > 3 * 512 * 1024, "{} bytes", text.len());
+    std::fs::write(dir.path().join("server.py"), text).expect("write");
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(skipped(&report, "server.py"), None);
+    let server = report.servers.first().expect("the server is found");
+    let nnr = server.checks.iter().find(|c| c.id == "ab-001838/notification-no-reply").expect("check");
+    assert_eq!(nnr.verdict, mcp_conform::check::VerdictKind::Fail, "{}", nnr.reason);
 }
 
 /// A server whose analysis outruns its work budget skips what it could not finish,
