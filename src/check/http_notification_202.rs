@@ -38,6 +38,7 @@ pub fn run(v: &ServerView) -> Verdict {
             v.at(post)
         ));
     }
+    let looked = runs.iter().any(|run| run.looked_at_message());
     let mut findings: Vec<Finding> = Vec::new();
     let mut good = None;
     let mut refused = None;
@@ -114,6 +115,12 @@ pub fn run(v: &ServerView) -> Verdict {
             format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
             Some(span),
         ),
+        // Error statuses only, all sent before the message is read (a server missing
+        // its configuration): no witness of how a notification is taken.
+        (None, Some(span)) if !unknown && !looked => Verdict::skip(format!(
+            "the only HTTP answers found are error statuses sent before the message is read ({}): how a notification is answered is not visible",
+            v.at(span)
+        )),
         (None, Some(span)) if !unknown => Verdict::pass(
             format!(
                 "notifications are refused with an HTTP error status ({}), which Streamable HTTP allows for input the server does not accept",

@@ -267,9 +267,21 @@ impl ProbeRun {
         self.paths.iter().filter_map(PathRun::unsure_reply).min()
     }
 
+    /// Whether some path from an HTTP entry looked at the message (its id, its method):
+    /// without one, what the HTTP layer answered, it answered whatever was sent.
+    pub fn looked_at_message(&self) -> bool {
+        self.paths.iter().any(|p| p.http && p.outcome.saw_message)
+    }
+
     /// The first refusal and its status when every HTTP answer is an error status
     /// (400 and up): the transport refused the input on every path that answered it.
+    /// None when no path looked at the message: an error answered whatever was sent
+    /// (a server missing its configuration, a 500 before the body is read) says
+    /// nothing of how this message is taken.
     pub fn refused(&self) -> Option<(u16, Span)> {
+        if !self.looked_at_message() {
+            return None;
+        }
         let answers = self.http_answers();
         let mut first = None;
         for a in &answers {
@@ -945,4 +957,56 @@ fn blind_reason(v: &ServerView, at: Span, probe: &Probe) -> String {
             format!("`{}`", probe.method)
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PathRun, ProbeRun};
+    use crate::interp::Outcome;
+    use crate::model::Span;
+    use crate::value::{HttpStatus, HttpValue, Value};
+    use std::rc::Rc;
+
+    fn answered(status: u16, saw_message: bool) -> PathRun {
+        let http = HttpValue { status: HttpStatus::Code(status), body: None, span: Span::default() };
+        PathRun {
+            entry: 0,
+            http: true,
+            transport: true,
+            output_is_body: false,
+            writes_answer: false,
+            outcome: Outcome {
+                value: Value::Http(Rc::new(http)),
+                raised: false,
+                exited: false,
+                effects: Vec::new(),
+                id_check: None,
+                method_branch: None,
+                prefix_check: None,
+                saw_message,
+                route: Vec::new(),
+                blind: None,
+                this: None,
+            },
+        }
+    }
+
+    fn run(paths: Vec<PathRun>) -> ProbeRun {
+        ProbeRun { paths, cut: None, notification: true, renamed_method: false }
+    }
+
+    #[test]
+    fn a_refusal_on_every_path_that_read_the_message_is_a_refusal() {
+        let refused = run(vec![answered(500, false), answered(401, true)]).refused();
+        assert_eq!(refused.map(|(status, _)| status), Some(401));
+    }
+
+    #[test]
+    fn an_error_sent_before_the_message_is_read_refuses_nothing() {
+        // A server missing its configuration answers 500 to every request; with no
+        // path that read the message, that is no witness of how it is taken.
+        let unread = run(vec![answered(500, false)]);
+        assert!(!unread.looked_at_message());
+        assert_eq!(unread.refused(), None);
+    }
 }
