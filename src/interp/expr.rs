@@ -2408,7 +2408,6 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
-    /// The function being evaluated.
     /// The method a PHP callable array names: `[$obj, 'name']` on the instance's class
     /// (the caller's own class when the instance is `$this` the path does not hold),
     /// `['Class', 'name']` (as `Class::class` is written) on that class.
@@ -2425,6 +2424,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.prog.method(&class, name, self.here())
     }
 
+    /// The function being evaluated.
     pub(super) fn here(&self) -> FnId {
         self.stack.last().copied().unwrap_or(0)
     }
