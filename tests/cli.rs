@@ -264,7 +264,7 @@ fn bad_files_are_skipped_with_a_reason_and_the_scan_goes_on() {
     write(&root.join("binary.py"), b"jsonrpc\0\0\x01\x02");
     write(&root.join("latin1.py"), b"# jsonrpc caf\xe9\n");
     write(&root.join("utf16.py"), b"\xff\xfej\0s\0o\0n\0");
-    write(&root.join("big.py"), format!("# jsonrpc\n{}", "x = 1\n".repeat(300_000)).as_bytes());
+    write(&root.join("big.py"), format!("# jsonrpc\n{}", "x = 1\n".repeat(500_000)).as_bytes());
     write(&root.join("broken.py"), b"def handle(msg):\n    if msg['method'] == 'ping':\n        return {'jsonrpc': '2.0', 'id': msg['id'], 'result': {}\n");
     std::fs::copy("fixtures/python/correct_stdio/server.py", root.join("server.py")).expect("copy");
     let (report, _) = json_report(&[root.to_str().expect("UTF-8 temp path")]);

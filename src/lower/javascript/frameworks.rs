@@ -22,6 +22,11 @@ pub const SERVER_CALLS: &[&str] = &["createServer", "serve", "createSecureServer
 /// Decorators that mount a controller method: NestJS `@Post()`, `@All()`.
 pub const ROUTE_DECORATORS: &[&str] = &["Post", "All", "Put"];
 
+/// Methods that run the function written as their last argument, in place, and give
+/// what it returns: Node's `AsyncLocalStorage#run(store, callback)` (a request
+/// context around the dispatch).
+pub const CONTEXT_RUNNERS: &[&str] = &["run"];
+
 /// The decorator that sets a controller method's status: NestJS `@HttpCode(202)`.
 pub const STATUS_DECORATOR: &str = "HttpCode";
 

@@ -1443,6 +1443,20 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         let target = expr(ctx, js, *cb, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: vec![value], span };
     }
+    // `context.run(store, () => dispatch(msg))` (Node's `AsyncLocalStorage`): the
+    // function written last is called there, and the call gives what it returns.
+    if receiver_node.is_some()
+        && frameworks::CONTEXT_RUNNERS.contains(&last.as_str())
+        && arg_nodes.len() >= 2
+        && let Some(cb) =
+            arg_nodes.last().filter(|a| matches!(a.kind(), "arrow_function" | "function_expression"))
+    {
+        for a in &arg_nodes[..arg_nodes.len() - 1] {
+            let _ = expr(ctx, js, *a, facts);
+        }
+        let target = expr(ctx, js, *cb, facts);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: Vec::new(), span };
+    }
     if super::serialises(Language::TypeScript, &callee)
         && let Some(first) = arg_nodes.first()
     {
