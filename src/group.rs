@@ -668,6 +668,12 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                 add(target, c);
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);
+                    // `self.on_message(m)` on a field a setter filled with a function.
+                    if let Some(field) = callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
+                        && !field.contains(['.', '['])
+                    {
+                        add(prog.stored_callback(id, field), c);
+                    }
                 }
                 // `messages.map(handle)`, `map(handle, items)`, `.for_each(Self::handle)`:
                 // a library's higher-order function calls the function it is handed.

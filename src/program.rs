@@ -67,6 +67,8 @@ pub struct Program<'a> {
     /// Calls without a receiver by the last segment of the name they call, with the
     /// calling function: built once, when first asked (see [`Program::calls_named`]).
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
+    /// Functions kept in a field by a setter (see [`Program::stored_callback`]).
+    stored: std::sync::OnceLock<HashMap<(u32, &'a str, String), Option<FnId>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// The entry arguments each thread is looking for (see `Program::entry_argument`).
@@ -455,6 +457,7 @@ impl<'a> Program<'a> {
             entry_arguments: std::sync::Mutex::default(),
             entry_arguments_open: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
+            stored: std::sync::OnceLock::new(),
             file_names,
             go_local: HashMap::default(),
             go_package_local: HashMap::default(),
@@ -1418,6 +1421,93 @@ impl<'a> Program<'a> {
             calls
         });
         calls.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The function a field of `class` holds when a setter of the class stores its
+    /// parameter there (`def set_handler(self, h): self.on_message = h`) and every
+    /// call of that setter hands it the same function (`transport.set_handler(
+    /// server.handle)`): a call of `self.on_message(..)` calls it. `from` is a method
+    /// of the class (or a function written in one): the class is the one defined in
+    /// that method's file, not another of the same name.
+    pub fn stored_callback(&self, from: FnId, field: &str) -> Option<FnId> {
+        let method = self.self_method(from)?;
+        let class = self.function(method).owner.as_deref()?;
+        let file = self.function(method).span.file;
+        let stored = self.stored.get_or_init(|| self.stored_callbacks());
+        stored.get(&(file, class, field.to_string())).copied().flatten()
+    }
+
+    fn stored_callbacks(&self) -> HashMap<(u32, &'a str, String), Option<FnId>> {
+        // Setters: methods that assign one of their parameters to a field of `self`.
+        let mut setters: HashMap<FnId, Vec<(usize, String)>> = HashMap::default();
+        for (id, (_, f)) in self.functions.iter().enumerate() {
+            if f.owner.is_none() {
+                continue;
+            }
+            crate::model::walk_statements(&f.body, &mut |st| {
+                if let Stmt::Assign { target, value: Expr::Var(v), .. } = st
+                    && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
+                    && !field.contains(['.', '['])
+                    && let Some(i) = f.params.iter().position(|p| p == v)
+                {
+                    setters.entry(id).or_default().push((i, field.to_string()));
+                }
+            });
+        }
+        let mut out: HashMap<(u32, &'a str, String), Option<FnId>> = HashMap::default();
+        if setters.is_empty() {
+            return out;
+        }
+        let names: HashSet<&str> = setters.keys().map(|&id| self.function(id).name.as_str()).collect();
+        for (caller, (_, f)) in self.functions.iter().enumerate() {
+            crate::model::walk_block(&f.body, &mut |e| {
+                let Expr::Call { callee, args, .. } = e else { return };
+                if !names.contains(crate::lower::last_segment(callee)) {
+                    return;
+                }
+                let Some(setter) = self.resolve(callee, caller) else { return };
+                let (Some(stores), Some(class)) =
+                    (setters.get(&setter), self.function(setter).owner.as_deref())
+                else {
+                    return;
+                };
+                for (i, field) in stores {
+                    let handed = match args.get(*i) {
+                        Some(Expr::FnRef(name)) => self.resolve(name, caller),
+                        Some(Expr::Var(name)) if !self.holds_value(caller, name) || name.contains('.') => {
+                            self.resolve(name, caller)
+                        }
+                        _ => None,
+                    };
+                    out.entry((self.function(setter).span.file, class, field.clone()))
+                        .and_modify(|prev| {
+                            if *prev != handed {
+                                *prev = None;
+                            }
+                        })
+                        .or_insert(handed);
+                }
+            });
+        }
+        out
+    }
+
+    /// The method whose `self` a function sees: itself, or for a closure or nested
+    /// function the method it is written in.
+    fn self_method(&self, id: FnId) -> Option<FnId> {
+        let mut f = Some(id);
+        let mut steps = 0;
+        while let Some(here) = f {
+            if self.function(here).owner.is_some() {
+                return Some(here);
+            }
+            steps += 1;
+            if steps > 8 {
+                break;
+            }
+            f = self.outer_function(here);
+        }
+        None
     }
 
     fn find_entry_argument(&self, entry: FnId, index: usize) -> Option<&'a Expr> {

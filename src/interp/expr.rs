@@ -1559,6 +1559,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                         _ => None,
                     }
                 }
+                // `self.on_message(m)`: the function a setter of the class stored there.
+                None if receiver.is_none()
+                    && let Some(field) =
+                        callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
+                    && !field.contains(['.', '[', '(']) =>
+                {
+                    self.prog.stored_callback(self.here(), field)
+                }
                 t => t,
             };
             // Rust has no default or variadic arguments: `path.join("x")` on a value is
