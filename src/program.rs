@@ -14,6 +14,10 @@ use rustc_hash::FxHashSet as HashSet;
 /// At most this many classes stand for an object the scan cannot see.
 pub const MAX_IMPLEMENTERS: usize = 32;
 
+/// Functions kept in fields by setters, by (file of the class, class, field); `None`
+/// where the setter is handed different functions.
+type StoredCallbacks<'a> = HashMap<(u32, &'a str, String), Option<FnId>>;
+
 pub struct Program<'a> {
     files: &'a [FileFacts],
     file_index: HashMap<u32, usize>,
@@ -68,7 +72,7 @@ pub struct Program<'a> {
     /// calling function: built once, when first asked (see [`Program::calls_named`]).
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// Functions kept in a field by a setter (see [`Program::stored_callback`]).
-    stored: std::sync::OnceLock<HashMap<(u32, &'a str, String), Option<FnId>>>,
+    stored: std::sync::OnceLock<StoredCallbacks<'a>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// The entry arguments each thread is looking for (see `Program::entry_argument`).
@@ -1437,7 +1441,7 @@ impl<'a> Program<'a> {
         stored.get(&(file, class, field.to_string())).copied().flatten()
     }
 
-    fn stored_callbacks(&self) -> HashMap<(u32, &'a str, String), Option<FnId>> {
+    fn stored_callbacks(&self) -> StoredCallbacks<'a> {
         // Setters: methods that assign one of their parameters to a field of `self`.
         let mut setters: HashMap<FnId, Vec<(usize, String)>> = HashMap::default();
         for (id, (_, f)) in self.functions.iter().enumerate() {
@@ -1454,7 +1458,7 @@ impl<'a> Program<'a> {
                 }
             });
         }
-        let mut out: HashMap<(u32, &'a str, String), Option<FnId>> = HashMap::default();
+        let mut out: StoredCallbacks<'a> = HashMap::default();
         if setters.is_empty() {
             return out;
         }
