@@ -553,11 +553,7 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
                 },
                 _ => None,
             };
-            found = match found {
-                None => Some(bound),
-                Some(prev) if prev == bound => Some(prev),
-                Some(_) => Some(None),
-            };
+            found = Some(crate::program::agreeing(found, bound));
         }
     });
     found.flatten()

@@ -14,6 +14,16 @@ use rustc_hash::FxHashSet as HashSet;
 /// At most this many classes stand for an object the scan cannot see.
 pub const MAX_IMPLEMENTERS: usize = 32;
 
+/// One binding seen after others: the function they all name, or `None` once two
+/// differ (`found` is `None` before the first).
+pub fn agreeing(found: Option<Option<FnId>>, next: Option<FnId>) -> Option<FnId> {
+    match found {
+        None => next,
+        Some(prev) if prev == next => prev,
+        Some(_) => None,
+    }
+}
+
 /// Functions kept in fields by setters, by (file of the class, class, field); `None`
 /// where the setter is handed different functions.
 type StoredCallbacks<'a> = HashMap<(u32, &'a str, String), Option<FnId>>;
@@ -1483,13 +1493,9 @@ impl<'a> Program<'a> {
                         }
                         _ => None,
                     };
-                    out.entry((self.function(setter).span.file, class, field.clone()))
-                        .and_modify(|prev| {
-                            if *prev != handed {
-                                *prev = None;
-                            }
-                        })
-                        .or_insert(handed);
+                    let key = (self.function(setter).span.file, class, field.clone());
+                    let agreed = agreeing(out.get(&key).copied(), handed);
+                    out.insert(key, agreed);
                 }
             });
         }
@@ -1848,11 +1854,7 @@ impl<'a> Program<'a> {
                         .filter(|&g| self.function(g).span.file == self.function(factory).span.file),
                     _ => None,
                 };
-                found = match found {
-                    None => Some(made),
-                    Some(prev) if prev == made => Some(prev),
-                    Some(_) => Some(None),
-                };
+                found = Some(agreeing(found, made));
             }
         });
         found.flatten()
