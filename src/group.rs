@@ -655,8 +655,11 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
         walk_block(&f.body, &mut |e| match e {
             // `(function)(args)`: a callback invoked where it is handed over.
             Expr::Call { callee, receiver: Some(target), .. } if callee == "()" => {
-                if let Expr::FnRef(name) = target.as_ref() {
-                    add(prog.resolve(name, id), c);
+                match target.as_ref() {
+                    Expr::FnRef(name) => add(prog.resolve(name, id), c),
+                    // `run_in_threadpool(dispatch, msg)`: a function named by a variable.
+                    var @ Expr::Var(_) => add(named_function(prog, var, id), c),
+                    _ => {}
                 }
             }
             Expr::Call { callee, args, .. } => {

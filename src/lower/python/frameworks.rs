@@ -114,3 +114,10 @@ pub const BUFFER_TYPES: &[&str] = &["io.StringIO", "StringIO", "io.BytesIO", "By
 /// Functions that replace part of a string (see [`crate::lower::Replace`]).
 pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] =
     &[("re.sub", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true })];
+
+/// Functions that run the function handed to them (at the position given) with the
+/// arguments after it, and give what it returns: Starlette's `run_in_threadpool(f,
+/// *args)`, `asyncio.to_thread(f, *args)`, `loop.run_in_executor(executor, f, *args)`,
+/// anyio's `to_thread.run_sync(f, *args)`.
+pub const THREAD_RUNNERS: &[(&str, usize)] =
+    &[("run_in_threadpool", 0), ("to_thread", 0), ("run_in_executor", 1), ("run_sync", 0)];

@@ -1077,6 +1077,18 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             }
         }
     }
+    // `await run_in_threadpool(dispatch, message)`, `asyncio.to_thread(f, x)`,
+    // `loop.run_in_executor(None, f, x)`: the function handed over is called with
+    // the arguments after it, and the call gives what it returns.
+    if let Some(&(_, at)) =
+        frameworks::THREAD_RUNNERS.iter().find(|(name, _)| *name == super::last_segment(ctx.text(func)))
+        && args.len() > at
+        && keywords.is_empty()
+    {
+        let rest = args.split_off(at + 1);
+        let target = args.pop().unwrap_or_else(Expr::unknown);
+        return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args: rest, span };
+    }
     // `JsonRpcRequest(**body)`: the mapping read into a model class of the code, as
     // `model_validate(body)` reads it.
     if let Some(arglist) = node.child_by_field_name("arguments")
