@@ -531,13 +531,6 @@ fn called_params(prog: &Program, id: FnId, closures: &HashMap<FnId, Vec<FnId>>) 
 fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
     match arg {
         Expr::FnRef(name) => prog.resolve(name, here),
-        // `self.on_message` of a field a setter filled with a function.
-        Expr::Var(name)
-            if let Some(field) = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."))
-                && let Some(f) = prog.stored_callback(here, field) =>
-        {
-            Some(f)
-        }
         Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here),
         Expr::Var(name) => prog.resolve(name, here),
         _ => None,
@@ -554,10 +547,6 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
         {
             let bound = match value {
                 Expr::FnRef(f) => prog.resolve(f, here),
-                // `handler = self.on_message`: the function a setter stored there.
-                field @ Expr::Var(n) if n.starts_with("self.") || n.starts_with("this.") => {
-                    named_function(prog, field, here)
-                }
                 Expr::Block(b) => match b.last() {
                     Some(crate::model::Stmt::Yield(Expr::FnRef(f))) => prog.resolve(f, here),
                     _ => None,

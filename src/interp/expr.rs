@@ -585,16 +585,6 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.note_touch(&v);
             return v;
         }
-        // `handler = self.on_message` of a field a setter of the class filled with a
-        // function (see `Program::stored_callback`): that function, whatever the
-        // field's first value (`None` until the server is wired).
-        if let Some(field) = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."))
-            && !field.contains(['.', '[', '('])
-            && !matches!(st.env.get(name), Some(Value::Func(_)))
-            && let Some(id) = self.prog.stored_callback(self.here(), field)
-        {
-            return Value::Func(id);
-        }
         // `self.version`, `reply.result`: a field of an instance or object the path
         // holds; `self.initialize` without such a field is the class's method.
         if let Some((base, rest)) = name.split_once('.')
