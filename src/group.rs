@@ -668,9 +668,7 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);
                     // `self.on_message(m)` on a field a setter filled with a function.
-                    if let Some(field) = callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
-                        && !field.contains(['.', '['])
-                    {
+                    if let Some(field) = crate::model::own_field(callee) {
                         add(prog.stored_callback(id, field), c);
                     }
                 }

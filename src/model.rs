@@ -748,6 +748,13 @@ impl Expr {
 
 /// Visits every statement of a block at any depth: the block's own, and those of
 /// the `if`, `match`, loop, `try` and block expressions inside it.
+/// A member of the instance itself, one name deep: `self.on_message`,
+/// `this.handler` give `on_message`, `handler`; `self.a.b`, `self.t[k]` give none.
+pub fn own_field(name: &str) -> Option<&str> {
+    let field = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."))?;
+    (!field.is_empty() && !field.contains(['.', '[', '('])).then_some(field)
+}
+
 pub fn walk_statements<'b>(block: &'b Block, f: &mut impl FnMut(&'b Stmt)) {
     for stmt in block {
         f(stmt);

@@ -1460,8 +1460,7 @@ impl<'a> Program<'a> {
             }
             crate::model::walk_statements(&f.body, &mut |st| {
                 if let Stmt::Assign { target, value: Expr::Var(v), .. } = st
-                    && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
-                    && !field.contains(['.', '['])
+                    && let Some(field) = crate::model::own_field(target)
                     && let Some(i) = f.params.iter().position(|p| p == v)
                 {
                     setters.entry(id).or_default().push((i, field.to_string()));
@@ -1505,19 +1504,9 @@ impl<'a> Program<'a> {
     /// The method whose `self` a function sees: itself, or for a closure or nested
     /// function the method it is written in.
     fn self_method(&self, id: FnId) -> Option<FnId> {
-        let mut f = Some(id);
-        let mut steps = 0;
-        while let Some(here) = f {
-            if self.function(here).owner.is_some() {
-                return Some(here);
-            }
-            steps += 1;
-            if steps > 8 {
-                break;
-            }
-            f = self.outer_function(here);
-        }
-        None
+        std::iter::successors(Some(id), |&f| self.outer_function(f))
+            .take(8)
+            .find(|&f| self.function(f).owner.is_some())
     }
 
     fn find_entry_argument(&self, entry: FnId, index: usize) -> Option<&'a Expr> {

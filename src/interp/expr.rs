@@ -1561,9 +1561,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 // `self.on_message(m)`: the function a setter of the class stored there.
                 None if receiver.is_none()
-                    && let Some(field) =
-                        callee.strip_prefix("self.").or_else(|| callee.strip_prefix("this."))
-                    && !field.contains(['.', '[', '(']) =>
+                    && let Some(field) = crate::model::own_field(callee) =>
                 {
                     self.prog.stored_callback(self.here(), field)
                 }
