@@ -407,6 +407,10 @@ pub struct Function {
     pub associated: bool,
     /// Declared without a body (an interface's or an abstract method): never what runs.
     pub bodiless: bool,
+    /// The class its declared return type names (`: StdioServer`, `-> Self`,
+    /// `Promise<Router>`, Go's `(*Server, error)`): a method called on what it returns
+    /// is that class's.
+    pub returns: Option<String>,
 }
 
 impl Function {
@@ -434,6 +438,7 @@ impl Function {
             reads_stdin: false,
             associated: false,
             bodiless: false,
+            returns: None,
         }
     }
 }

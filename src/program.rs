@@ -166,6 +166,27 @@ fn imported(caller: &FileFacts, path: &str) -> bool {
     })
 }
 
+/// Where the argument list that ends `call` opens: the `(` matching its last `)`.
+fn matching_open(call: &str) -> Option<usize> {
+    if !call.ends_with(')') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, b) in call.bytes().enumerate().rev() {
+        match b {
+            b')' => depth += 1,
+            b'(' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Calls `f(key, value)` for every map write with a computed key in a block.
 fn walk_stores(block: &crate::model::Block, f: &mut impl FnMut(&str, &Expr, &Expr)) {
     crate::model::walk_statements(block, &mut |stmt| {
@@ -1699,6 +1720,17 @@ impl<'a> Program<'a> {
         {
             return Some(id);
         }
+        // `(new Assembly())->server()->run(..)`, `Assembly::new().server().serve(..)`: a
+        // method of the class the call before it is declared to return (or constructs),
+        // not one of the same name nearer the caller.
+        if qualifier.ends_with(')')
+            && let Some(class) = self.returned_class(qualifier, from)
+            && let Some(id) = self
+                .resolve_owned(name, Some(class), from)
+                .or_else(|| self.sole_implementation(class, name, from))
+        {
+            return Some(id);
+        }
         // `$server->handle(..)` on a parameter declared `MemoryServer $server`, or on a
         // local assigned `new McpServer(..)`: that class's method (or its one
         // implementation's), not the caller's own or another of the same name.
@@ -1810,6 +1842,30 @@ impl<'a> Program<'a> {
         (interface_field && one_owner)
             .then(|| self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true))
             .flatten()
+    }
+
+    /// The class of what a call expression gives, by its text: `new Server(..)` (in
+    /// parentheses or not) constructs `Server`; a call of a function declared to return
+    /// a class gives that class. `None` when neither is known.
+    fn returned_class(&self, call: &str, from: FnId) -> Option<&'a str> {
+        let call = call.trim();
+        let open = matching_open(call)?;
+        let callee = call[..open].trim();
+        if callee.is_empty() {
+            // `(new Server(..))`: the parenthesised expression.
+            return self.returned_class(&call[1..call.len() - 1], from);
+        }
+        if let Some(class) = callee.strip_prefix("new ") {
+            let class = class.trim().rsplit(['\\', '.']).next()?;
+            return self.classes.get_key_value(class).map(|(k, _)| *k);
+        }
+        // Python's `Server(..)`: calling a class constructs it.
+        if let Some((class, _)) = self.classes.get_key_value(crate::lower::last_segment(callee))
+            && self.file_of(from).language == Language::Python
+        {
+            return Some(class);
+        }
+        self.function(self.resolve(callee, from)?).returns.as_deref()
     }
 
     /// The method `name` of class `owner`, if there is one.

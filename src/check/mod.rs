@@ -987,6 +987,7 @@ mod tests {
                 route: Vec::new(),
                 blind: None,
                 this: None,
+                heard: None,
             },
         }
     }

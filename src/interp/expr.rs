@@ -215,8 +215,17 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Expr::Compare { op, left, right } => {
                 let op = *op;
+                // `strlen($line) > $maxBytes`: a probe is a few hundred bytes, and so are
+                // the lifecycle replies, under any byte budget the code sets.
+                let (left_size, right_size) = (measures_size(left), measures_size(right));
                 self.eval_pair(st, left, right, move |_, l, r| match (l, r) {
                     (Value::Int(a), Value::Int(b)) => Value::Bool(op.holds(*a, *b)),
+                    (_, Value::Int(budget)) if left_size && *budget >= BYTE_BUDGET => {
+                        Value::Bool(op.holds(0, *budget))
+                    }
+                    (Value::Int(budget), _) if right_size && *budget >= BYTE_BUDGET => {
+                        Value::Bool(op.holds(*budget, 0))
+                    }
                     _ => Value::unknown(),
                 })
             }
@@ -1960,7 +1969,12 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut out = Vec::new();
         for o in outcomes.iter() {
             let mut s2 = s.clone();
-            for e in o.effects.iter() {
+            // Where the callee first looked at the message, among the caller's effects.
+            let mut heard = None;
+            for (i, e) in o.effects.iter().enumerate() {
+                if o.heard == Some(i) {
+                    heard = Some(s2.effects.len());
+                }
                 match e {
                     Effect::Emit { value, span: at } => {
                         s2.effects.push(Effect::Emit { value: site(value), span: *at })
@@ -1996,6 +2010,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             s2.id_check = o.id_check.or(s2.id_check);
             s2.method_branch = o.method_branch.or(s2.method_branch);
             s2.prefix_check = o.prefix_check.or(s2.prefix_check);
+            if o.heard == Some(o.effects.len()) {
+                heard = Some(s2.effects.len());
+            }
+            s2.heard = s2.heard.or(heard);
             s2.saw_message |= o.saw_message;
             s2.blind = s2.blind.or(o.blind);
             for &(span, taken) in &o.route {
@@ -2836,4 +2854,21 @@ fn names_method_blindly(l: &Value, r: &Value) -> bool {
     let method = |v: &Value| matches!(v, Value::Str(m) if names_a_method(m));
     let unknown = |v: &Value| matches!(v, Value::Unknown(_));
     method(l) && unknown(r) || method(r) && unknown(l)
+}
+
+/// A size limit this large or larger is a byte budget (a frame or reply size cap),
+/// never reached by a probe or a lifecycle reply.
+const BYTE_BUDGET: i64 = 4096;
+
+/// Whether an expression measures a string's or a collection's size: `strlen($x)`,
+/// `len(x)`, `x.len()`, `buf.length`, `count($items)`.
+fn measures_size(e: &Expr) -> bool {
+    const SIZES: &[&str] = &["strlen", "mb_strlen", "len", "count", "sizeof", "length", "byteLength", "byte_length"];
+    match e {
+        Expr::Call { callee, .. } => SIZES.contains(&crate::lower::last_segment(callee)),
+        Expr::Var(name) => {
+            name.contains('.') && matches!(crate::lower::last_segment(name), "length" | "byteLength")
+        }
+        _ => false,
+    }
 }

@@ -266,6 +266,9 @@ pub struct Outcome {
     pub blind: Option<Span>,
     /// For a method called on an instance: the instance as the method left it.
     pub this: Option<Value>,
+    /// How many of `effects` came before the message was first looked at (see
+    /// `State::heard`): what a caller wrote before them answered no message.
+    pub heard: Option<usize>,
 }
 
 /// A closure's call: the closure, its arguments, and the values of the outer
@@ -629,6 +632,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     saw_message: st.saw_message,
                     route: st.route,
                     blind: st.blind,
+                    heard: st.heard,
                 }
             })
             .collect();

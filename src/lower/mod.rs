@@ -378,7 +378,84 @@ pub fn push_function(
         reads_stdin,
         associated: params.associated,
         bodiless: node.child_by_field_name("body").is_none(),
+        returns: node
+            .child_by_field_name("return_type")
+            .or_else(|| node.child_by_field_name("result"))
+            .and_then(|t| returned_class(ctx.text(t), owner)),
     });
+}
+
+/// An integer literal as the five languages write it: digit separators (`1_048_576`),
+/// `0x`/`0o`/`0b` radixes, a type suffix (Rust's `202u16`, a JavaScript BigInt's
+/// `1n`). `None` for a float (`1.5`, `1e6`) or a value past `i64`.
+pub fn int_literal(text: &str) -> Option<i64> {
+    let t: String = text.chars().filter(|&c| c != '_').collect::<String>().to_ascii_lowercase();
+    let (radix, digits) = match t.get(..2) {
+        Some("0x") => (16, &t[2..]),
+        Some("0o") => (8, &t[2..]),
+        Some("0b") => (2, &t[2..]),
+        _ => (10, t.as_str()),
+    };
+    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
+    let (number, suffix) = digits.split_at(end);
+    let typed = suffix == "n"
+        || (suffix.starts_with(['u', 'i']) && suffix[1..].bytes().all(|b| b.is_ascii_alphanumeric()));
+    if number.is_empty() || !(suffix.is_empty() || typed) {
+        return None;
+    }
+    i64::from_str_radix(number, radix).ok()
+}
+
+/// Types that hand back the one type they wrap: what a call declared to return
+/// `Promise<Server>` or `Result<Self, Error>` gives is, awaited or unwrapped, a `Server`.
+const TYPE_WRAPPERS: &[&str] = &["Promise", "Result", "Option", "Optional", "Arc", "Rc", "Box", "Awaitable"];
+
+/// The class a declared return type names, in any of the five languages' spellings:
+/// `?StdioServer`, `\App\Server`, `"Server"`, `Optional[Server]`, `: Promise<Server>`,
+/// `anyhow::Result<Self>`, `(*Server, error)`, `Server | null`; `Self`, `self` and
+/// `static` name the owner. `None` for a type that names no one class.
+pub fn returned_class(text: &str, owner: Option<&str>) -> Option<String> {
+    let mut t = text.trim().trim_start_matches(':').trim();
+    // Go's `(*Server, error)`: the first result.
+    if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        t = top_level_first(inner);
+    }
+    loop {
+        // A union: the first member that is not null (`Server | null`, `X|None`).
+        if let Some(first) = t.split('|').map(str::trim).find(|m| !matches!(*m, "null" | "None" | "undefined")) {
+            t = first;
+        }
+        t = t.trim_start_matches(['?', '*', '&']).trim();
+        t = t.strip_prefix("mut ").unwrap_or(t).trim().trim_matches(['"', '\'']);
+        let Some(open) = t.find(['<', '[']) else { break };
+        let wrapper = t[..open].rsplit([':', '.']).next().unwrap_or("");
+        if !TYPE_WRAPPERS.contains(&wrapper) {
+            t = &t[..open];
+            break;
+        }
+        let close = t.len() - usize::from(t.ends_with(['>', ']']));
+        t = top_level_first(t.get(open + 1..close)?);
+    }
+    let name = t.rsplit(['.', ':', '\\']).next()?.trim();
+    match name {
+        "Self" | "self" | "static" => owner.map(str::to_string),
+        n if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_') => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The first item of a comma-separated list, not counting commas inside brackets.
+fn top_level_first(list: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in list.char_indices() {
+        match c {
+            '<' | '[' | '(' => depth += 1,
+            '>' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => return list[..i].trim(),
+            _ => {}
+        }
+    }
+    list.trim()
 }
 
 /// A `break` at the top of a switch arm ends the arm, not a loop around the switch.
@@ -409,6 +486,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         reads_stdin,
         associated: false,
         bodiless: false,
+        returns: None,
     });
 }
 

@@ -699,7 +699,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "nil" => Expr::Null,
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
-        "int_literal" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "int_literal" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "interpreted_string_literal" => {
             let text = super::unescape(&unquote(ctx.text(node)));
             // `conn.Write([]byte("HTTP/1.1 202 Accepted\r\n\r\n"))` on a bare connection.

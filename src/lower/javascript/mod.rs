@@ -1044,7 +1044,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         "null" | "undefined" => Expr::Null,
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
-        "number" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "number" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "string" => Expr::Str(unquote(ctx.text(node))),
         "regex" => super::regex_literal(
             node.child_by_field_name("pattern").map(|p| ctx.text(p)).unwrap_or(""),

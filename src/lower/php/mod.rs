@@ -838,7 +838,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "variable_name" => Expr::Var(var_name(ctx, node)),
         "null" => Expr::Null,
         "boolean" => Expr::Bool(ctx.text(node).eq_ignore_ascii_case("true")),
-        "integer" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "integer" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "string" => Expr::Str(unquote(ctx.text(node))),
         "encapsed_string" => {
             let parts: Vec<Expr> = children(node)

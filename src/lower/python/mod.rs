@@ -836,7 +836,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         "none" => Expr::Null,
         "true" => Expr::Bool(true),
         "false" => Expr::Bool(false),
-        "integer" => ctx.text(node).parse().map(Expr::Int).unwrap_or_else(|_| Expr::unknown()),
+        "integer" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "unary_operator" => {
             let arg =
                 node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);

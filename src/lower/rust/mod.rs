@@ -648,10 +648,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
 }
 
-pub(super) fn int_literal(text: &str) -> Option<i64> {
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
-    digits.parse().ok()
-}
+pub(super) use super::int_literal;
 
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let left = sub(ctx, node, "left", facts);
