@@ -57,6 +57,8 @@ pub struct Server {
     /// Why this is taken for an MCP server: the MCP-only methods it dispatches on, or
     /// where it answers with a `protocolVersion`, or the SDK it is built on.
     pub evidence: Evidence,
+    /// The functions that lead to the dispatch (its callers, theirs, up to the entries).
+    pub lead_in: std::sync::Arc<BTreeSet<FnId>>,
 }
 
 /// What shows a program speaks MCP (a JSON-RPC program without it is not judged).
@@ -775,15 +777,29 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         if f.http_route {
             return true;
         }
+        // A bare name mounts a Rust function, never a method (`post(handle)` cannot name
+        // `Dispatcher::handle`); `Self.handle` a method of the mounting impl's type.
+        let rust_method = f.owner.is_some() && prog.file_of(id).language == Language::Rust;
         let named = |h: &String| {
-            *h == f.name
+            (*h == f.name && !rust_method)
                 || f.owner.as_deref().is_some_and(|o| {
-                    h.strip_prefix(o).and_then(|rest| rest.strip_prefix('.')) == Some(f.name.as_str())
+                    let rest = h.strip_prefix(o).or_else(|| h.strip_prefix("Self").filter(|_| rust_method));
+                    rest.and_then(|rest| rest.strip_prefix('.')) == Some(f.name.as_str())
                 })
         };
         // `router.post("/", controller.handle)` with `controller` a module the router's
         // file imports: the module's function.
         let home = prog.file_of(id);
+        // Of two functions the mounted name can be (Go's method value `e.Handle`, taken
+        // by its last name, beside a dispatcher's `Handle(msg)`), the one with a
+        // handler's signature is the handler.
+        if !f.http_signature
+            && prog.named(&f.name).iter().any(|&o| {
+                o != id && prog.function(o).http_signature && prog.related(prog.file_of(o), home)
+            })
+        {
+            return false;
+        }
         let imported = |file: &FileFacts, h: &String| {
             f.owner.is_none() && h.contains('.') && prog.imports(file, &home.path)
         };
@@ -1043,6 +1059,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             transports,
             methods,
             evidence,
+            lead_in: std::sync::Arc::new(ancestors[gi].iter().copied().collect()),
         };
         // One dispatch behind a stdio loop and an HTTP handler is two servers to a
         // client: each transport is judged on its own, located at its entry.
@@ -1142,6 +1159,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             transports: Vec::new(),
             methods: BTreeSet::new(),
             evidence: Evidence::default(),
+            lead_in: std::sync::Arc::default(),
         });
     }
     out.sort_by_key(|s| (s.span.file, s.span.start));

@@ -1855,7 +1855,8 @@ impl<'a> Program<'a> {
             // `(new Server(..))`: the parenthesised expression.
             return self.returned_class(&call[1..call.len() - 1], from);
         }
-        if let Some(class) = callee.strip_prefix("new ") {
+        // `new Server` (not `new Kernel().server`, a method of what `new Kernel()` builds).
+        if let Some(class) = callee.strip_prefix("new ").filter(|c| !c.contains('(')) {
             let class = class.trim().rsplit(['\\', '.']).next()?;
             return self.classes.get_key_value(class).map(|(k, _)| *k);
         }

@@ -585,6 +585,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors)
                 .with_handshake(handshake)
+                .with_lead_in(self.server.lead_in.clone())
                 .with_deadline(self.deadline)
                 .with_allowance(self.work_left.get());
             let outs = interp.run_with(entry.function, &entry.callbacks);

@@ -215,17 +215,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Expr::Compare { op, left, right } => {
                 let op = *op;
-                // `strlen($line) > $maxBytes`: a probe is a few hundred bytes, and so are
-                // the lifecycle replies, under any byte budget the code sets.
-                let (left_size, right_size) = (measures_size(left), measures_size(right));
                 self.eval_pair(st, left, right, move |_, l, r| match (l, r) {
                     (Value::Int(a), Value::Int(b)) => Value::Bool(op.holds(*a, *b)),
-                    (_, Value::Int(budget)) if left_size && *budget >= BYTE_BUDGET => {
-                        Value::Bool(op.holds(0, *budget))
-                    }
-                    (Value::Int(budget), _) if right_size && *budget >= BYTE_BUDGET => {
-                        Value::Bool(op.holds(*budget, 0))
-                    }
                     _ => Value::unknown(),
                 })
             }
@@ -1952,6 +1943,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         span: Span,
         renames: &[(String, String)],
     ) -> Vec<(State, Value)> {
+        if self.beyond_prelude(s.saw_message, id) {
+            return vec![(s, Value::unknown())];
+        }
         let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
         let site = |v: &Value| if anchored { v.with_site(span) } else { v.clone() };
         // A function written inside the caller sees the caller's variables.
@@ -2856,19 +2850,3 @@ fn names_method_blindly(l: &Value, r: &Value) -> bool {
     method(l) && unknown(r) || method(r) && unknown(l)
 }
 
-/// A size limit this large or larger is a byte budget (a frame or reply size cap),
-/// never reached by a probe or a lifecycle reply.
-const BYTE_BUDGET: i64 = 4096;
-
-/// Whether an expression measures a string's or a collection's size: `strlen($x)`,
-/// `len(x)`, `x.len()`, `buf.length`, `count($items)`.
-fn measures_size(e: &Expr) -> bool {
-    const SIZES: &[&str] = &["strlen", "mb_strlen", "len", "count", "sizeof", "length", "byteLength", "byte_length"];
-    match e {
-        Expr::Call { callee, .. } => SIZES.contains(&crate::lower::last_segment(callee)),
-        Expr::Var(name) => {
-            name.contains('.') && matches!(crate::lower::last_segment(name), "length" | "byteLength")
-        }
-        _ => false,
-    }
-}

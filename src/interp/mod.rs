@@ -39,6 +39,10 @@ pub const MAX_SERVER_STEPS: usize = 1_000_000;
 const MAX_RECURSION: usize = 3;
 /// Fixpoint rounds for recursive functions.
 const MAX_ROUNDS: usize = 4;
+/// Steps a probe may take before it reads the message. Past them, a call that neither
+/// leads to the dispatch nor sits beside it (a command opening a database before it
+/// starts the server) is not followed: its value is unknown, its effects unseen.
+const PRELUDE_STEPS: usize = 5_000;
 
 /// Why an exploration stopped before it had followed every path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -293,6 +297,8 @@ pub struct Interp<'p, 'a> {
     write_queues: HashMap<(String, String), bool>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
     anchors: HashSet<FnId>,
+    /// The functions that lead to the dispatch (see [`Interp::with_lead_in`]).
+    lead_in: std::sync::Arc<std::collections::BTreeSet<FnId>>,
     /// The functions being evaluated, innermost last.
     stack: Vec<FnId>,
     depth: usize,
@@ -345,6 +351,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub fn new(prog: &'p Program<'a>, probe: Probe, anchors: HashSet<FnId>) -> Self {
         Interp {
             anchors,
+            lead_in: std::sync::Arc::default(),
             toward_memo: HashMap::default(),
             stack: Vec::new(),
             trace: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "2"),
@@ -379,6 +386,23 @@ impl<'p, 'a> Interp<'p, 'a> {
             closure_made: HashMap::default(),
             bound: HashMap::default(),
         }
+    }
+
+    /// The functions that lead to the dispatch: past [`PRELUDE_STEPS`] before the
+    /// message is read, only these and the functions beside the dispatch are followed.
+    pub fn with_lead_in(mut self, lead_in: std::sync::Arc<std::collections::BTreeSet<FnId>>) -> Self {
+        self.lead_in = lead_in;
+        self
+    }
+
+    /// Whether a call made on a path that has not read the message yet is left
+    /// unfollowed (see [`PRELUDE_STEPS`]).
+    fn beyond_prelude(&self, saw_message: bool, callee: FnId) -> bool {
+        !saw_message
+            && self.steps > PRELUDE_STEPS
+            && !self.lead_in.is_empty()
+            && !self.lead_in.contains(&callee)
+            && !self.anchors.iter().any(|&d| self.prog.nested(self.prog.file_of(callee), self.prog.file_of(d)))
     }
 
     /// Stops exploring when `deadline` passes (the server's time budget).

@@ -1147,8 +1147,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         && let Some(arguments) = node.child_by_field_name("arguments")
     {
         for a in children(arguments) {
-            if matches!(a.kind(), "identifier" | "scoped_identifier") {
-                facts.http_handlers.push(crate::lower::last_segment(ctx.text(a)).to_string());
+            // `post(handle)` and `post(routes::handle)` name a free function;
+            // `post(Server::handle)` and `post(Self::handle)` a method of a type.
+            let text = ctx.text(a);
+            let name = crate::lower::last_segment(text);
+            match text.rsplit_once("::").map(|(path, _)| crate::lower::last_segment(path)) {
+                _ if !matches!(a.kind(), "identifier" | "scoped_identifier") => {}
+                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                    facts.http_handlers.push(format!("{ty}.{name}"));
+                }
+                _ => facts.http_handlers.push(name.to_string()),
             }
         }
     }
