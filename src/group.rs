@@ -792,10 +792,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let home = prog.file_of(id);
         // Of two functions the mounted name can be (Go's method value `e.Handle`, taken
         // by its last name, beside a dispatcher's `Handle(msg)`), the one with a
-        // handler's signature is the handler.
+        // handler's signature, or mounted by a decorator, is the handler.
         if !f.http_signature
             && prog.named(&f.name).iter().any(|&o| {
-                o != id && prog.function(o).http_signature && prog.related(prog.file_of(o), home)
+                let other = prog.function(o);
+                o != id && (other.http_signature || other.http_route) && prog.related(prog.file_of(o), home)
             })
         {
             return false;

@@ -1724,10 +1724,11 @@ impl<'a> Program<'a> {
         // method of the class the call before it is declared to return (or constructs),
         // not one of the same name nearer the caller.
         if qualifier.ends_with(')')
-            && let Some(class) = self.returned_class(qualifier, from)
+            && let Some((class, named_at)) = self.returned_class(qualifier, from)
             && let Some(id) = self
-                .resolve_owned(name, Some(class), from)
-                .or_else(|| self.sole_implementation(class, name, from))
+                .resolve_owned(name, Some(class), named_at)
+                .or_else(|| self.sole_implementation(class, name, named_at))
+                .filter(|&id| self.within_reach(id, named_at))
         {
             return Some(id);
         }
@@ -1846,8 +1847,10 @@ impl<'a> Program<'a> {
 
     /// The class of what a call expression gives, by its text: `new Server(..)` (in
     /// parentheses or not) constructs `Server`; a call of a function declared to return
-    /// a class gives that class. `None` when neither is known.
-    fn returned_class(&self, call: &str, from: FnId) -> Option<&'a str> {
+    /// a class gives that class. With the class, the function whose code names it (the
+    /// caller, or the function declaring the return type): the class is the one that
+    /// code reaches. `None` when neither is known.
+    fn returned_class(&self, call: &str, from: FnId) -> Option<(&'a str, FnId)> {
         let call = call.trim();
         let open = matching_open(call)?;
         let callee = call[..open].trim();
@@ -1855,18 +1858,38 @@ impl<'a> Program<'a> {
             // `(new Server(..))`: the parenthesised expression.
             return self.returned_class(&call[1..call.len() - 1], from);
         }
-        // `new Server` (not `new Kernel().server`, a method of what `new Kernel()` builds).
-        if let Some(class) = callee.strip_prefix("new ").filter(|c| !c.contains('(')) {
-            let class = class.trim().rsplit(['\\', '.']).next()?;
-            return self.classes.get_key_value(class).map(|(k, _)| *k);
-        }
+        // `new Server` (not `new Kernel().server`, a method of what `new Kernel()` builds);
         // Python's `Server(..)`: calling a class constructs it.
-        if let Some((class, _)) = self.classes.get_key_value(crate::lower::last_segment(callee))
-            && self.file_of(from).language == Language::Python
-        {
-            return Some(class);
+        let constructed = match callee.strip_prefix("new ").filter(|c| !c.contains('(')) {
+            Some(class) => Some(class.trim().rsplit(['\\', '.']).next()?),
+            None if self.file_of(from).language == Language::Python
+                && self.classes.contains_key(crate::lower::last_segment(callee)) =>
+            {
+                Some(crate::lower::last_segment(callee))
+            }
+            None => None,
+        };
+        if let Some(class) = constructed {
+            let caller = self.file_of(from);
+            return self
+                .classes
+                .get_key_value(class)
+                .filter(|(_, defs)| {
+                    defs.iter()
+                        .any(|(file, _)| self.related(caller, file) || self.imports(caller, &file.path))
+                })
+                .map(|(k, _)| (*k, from));
         }
-        self.function(self.resolve(callee, from)?).returns.as_deref()
+        let made_by = self.resolve(callee, from).filter(|&id| self.within_reach(id, from))?;
+        Some((self.function(made_by).returns.as_deref()?, made_by))
+    }
+
+    /// Whether `id` is code `from` can call by a type it names: in a related folder,
+    /// or in a module `from` imports (never the like-named type of an unrelated
+    /// program beside it, such as the code's own `Router` where a file means axum's).
+    fn within_reach(&self, id: FnId, from: FnId) -> bool {
+        let (caller, target) = (self.file_of(from), self.file_of(id));
+        self.related(caller, target) || self.imports(caller, &target.path)
     }
 
     /// The method `name` of class `owner`, if there is one.

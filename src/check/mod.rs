@@ -947,10 +947,11 @@ impl<'p, 'a> ServerView<'p, 'a> {
     }
 }
 
-/// Why a probe that met a branch on an uncomputable method name decides nothing.
+/// Why a probe that met a branch on an uncomputable method name, or on whether the
+/// id is there, decides nothing.
 fn blind_reason(v: &ServerView, at: Span, probe: &Probe) -> String {
     format!(
-        "the method name is compared at {} with a value the scan cannot compute (it goes through code the scan cannot follow), so the branch {} takes cannot be told",
+        "the method name or the id's presence is tested at {} on a value the scan cannot compute (it goes through code the scan cannot follow), so the branch {} takes cannot be told",
         v.at(at),
         if probe.method == crate::interp::UNKNOWN_METHOD {
             "an unknown method".to_string()

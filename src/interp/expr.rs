@@ -39,6 +39,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Var(name) => {
                 let v = self.var(&st, name);
                 self.note_touch(&v);
+                // `event.Request.hasID` on a value the scan could not follow (a message
+                // passed through a channel): whether the id is there, unknown here.
+                if matches!(v, Value::Unknown(_))
+                    && name
+                        .rsplit_once('.')
+                        .is_some_and(|(_, member)| crate::lower::names_id_presence(member))
+                {
+                    self.touched_blind = true;
+                }
                 vec![(st, v)]
             }
             Expr::FnRef(name) => {
@@ -574,6 +583,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             && matches!(st.env.get(base), Some(Value::Message))
         {
             return self.probe_params();
+        }
+        // `req.hasID` on the decoded message: a flag its own decoding (a custom
+        // `UnmarshalJSON`, a validator) set from whether the id member is there.
+        if let Some((base, rest)) = name.split_once('.')
+            && matches!(st.env.get(base), Some(Value::Message))
+            && crate::lower::names_id_presence(rest)
+        {
+            self.touched_id = true;
+            return Value::Bool(self.probe.has_id);
         }
         // `self.id` in a method of the message's own type (`impl Request { fn
         // is_notification(&self) }`): the message's field.
@@ -1944,6 +1962,10 @@ impl<'p, 'a> Interp<'p, 'a> {
         renames: &[(String, String)],
     ) -> Vec<(State, Value)> {
         if self.beyond_prelude(s.saw_message, id) {
+            if self.trace {
+                let f = self.prog.function(id);
+                eprintln!("  not followed before the message: {} ({})", f.name, self.prog.file_of(id).path);
+            }
             return vec![(s, Value::unknown())];
         }
         let anchored = self.stack.last().is_some_and(|caller| self.anchors.contains(caller));
@@ -2849,4 +2871,3 @@ fn names_method_blindly(l: &Value, r: &Value) -> bool {
     let unknown = |v: &Value| matches!(v, Value::Unknown(_));
     method(l) && unknown(r) || method(r) && unknown(l)
 }
-

@@ -402,7 +402,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             && self.steps > PRELUDE_STEPS
             && !self.lead_in.is_empty()
             && !self.lead_in.contains(&callee)
-            && !self.anchors.iter().any(|&d| self.prog.nested(self.prog.file_of(callee), self.prog.file_of(d)))
+            && !self
+                .anchors
+                .iter()
+                .any(|&d| self.prog.nested(self.prog.file_of(callee), self.prog.file_of(d)))
     }
 
     /// Stops exploring when `deadline` passes (the server's time budget).

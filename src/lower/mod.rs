@@ -406,41 +406,24 @@ pub fn int_literal(text: &str) -> Option<i64> {
     i64::from_str_radix(number, radix).ok()
 }
 
-/// Types that hand back the one type they wrap: what a call declared to return
-/// `Promise<Server>` or `Result<Self, Error>` gives is, awaited or unwrapped, a `Server`.
-const TYPE_WRAPPERS: &[&str] = &["Promise", "Result", "Option", "Optional", "Arc", "Rc", "Box", "Awaitable"];
-
-/// The class a declared return type names, in any of the five languages' spellings:
-/// `?StdioServer`, `\App\Server`, `"Server"`, `Optional[Server]`, `: Promise<Server>`,
-/// `anyhow::Result<Self>`, `(*Server, error)`, `Server | null`; `Self`, `self` and
-/// `static` name the owner. `None` for a type that names no one class.
+/// The class a declared return type names, in the five languages' spellings: as
+/// [`type_class`], and what a call gives awaited or unwrapped (`: Promise<Server>`,
+/// `anyhow::Result<Self>`), Go's first result (`(*Server, error)`), a Python forward
+/// reference (`-> "Server"`); `Self`, `self` and `static` name the owner.
 pub fn returned_class(text: &str, owner: Option<&str>) -> Option<String> {
-    let mut t = text.trim().trim_start_matches(':').trim();
-    // Go's `(*Server, error)`: the first result.
+    const RETURN_WRAPPERS: &[&str] = &["Promise", "Result", "Awaitable"];
+    let mut t = text.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']);
     if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
         t = top_level_first(inner);
     }
-    loop {
-        // A union: the first member that is not null (`Server | null`, `X|None`).
-        if let Some(first) = t.split('|').map(str::trim).find(|m| !matches!(*m, "null" | "None" | "undefined")) {
-            t = first;
-        }
-        t = t.trim_start_matches(['?', '*', '&']).trim();
-        t = t.strip_prefix("mut ").unwrap_or(t).trim().trim_matches(['"', '\'']);
-        let Some(open) = t.find(['<', '[']) else { break };
-        let wrapper = t[..open].rsplit([':', '.']).next().unwrap_or("");
-        if !TYPE_WRAPPERS.contains(&wrapper) {
-            t = &t[..open];
-            break;
-        }
-        let close = t.len() - usize::from(t.ends_with(['>', ']']));
-        t = top_level_first(t.get(open + 1..close)?);
+    while let Some(open) = t.find(['<', '['])
+        && RETURN_WRAPPERS.contains(&last_segment(&t[..open]))
+    {
+        t = top_level_first(t[open + 1..].strip_suffix(['>', ']'])?);
     }
-    let name = t.rsplit(['.', ':', '\\']).next()?.trim();
-    match name {
+    match t {
         "Self" | "self" | "static" => owner.map(str::to_string),
-        n if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_') => Some(n.to_string()),
-        _ => None,
+        _ => type_class(t),
     }
 }
 
@@ -823,6 +806,13 @@ pub fn message_field(key: &str) -> Option<FieldName> {
         "error" | "Error" => Some(FieldName::Error),
         _ => None,
     }
+}
+
+/// A member of a decoded message that says whether its `id` was there (`hasID`,
+/// `has_id`, `idPresent`): set by decoding code of the message's own type.
+pub fn names_id_presence(member: &str) -> bool {
+    let folded: String = member.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    matches!(folded.as_str(), "hasid" | "idpresent" | "idset" | "hasrequestid")
 }
 
 /// A field read on `object` (None when the object is not written, as in `json!` paths).
@@ -1514,7 +1504,8 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
 #[cfg(test)]
 mod tests {
     use super::{
-        imports_module, reads_initialized_state, relative_module, status_by_name, type_class, variant_renamed,
+        imports_module, int_literal, reads_initialized_state, relative_module, returned_class,
+        status_by_name, type_class, variant_renamed,
     };
 
     #[test]
@@ -1567,6 +1558,35 @@ mod tests {
         assert_eq!(type_class("string"), None);
         assert_eq!(type_class("Handler | Fallback"), None);
         assert_eq!(type_class("bool"), None);
+    }
+
+    #[test]
+    fn declared_return_types_name_one_class() {
+        assert_eq!(returned_class(": Promise<ChainDispatcher>", None).as_deref(), Some("ChainDispatcher"));
+        assert_eq!(returned_class("anyhow::Result<Self>", Some("Server")).as_deref(), Some("Server"));
+        assert_eq!(returned_class("Result<Arc<Router>, Error>", None).as_deref(), Some("Router"));
+        assert_eq!(returned_class("(*Server, error)", None).as_deref(), Some("Server"));
+        assert_eq!(returned_class("\"Dispatcher\"", None).as_deref(), Some("Dispatcher"));
+        assert_eq!(returned_class("?\\App\\StdioServer", None).as_deref(), Some("StdioServer"));
+        assert_eq!(returned_class("static", Some("Builder")).as_deref(), Some("Builder"));
+        assert_eq!(returned_class("Server | null", None).as_deref(), Some("Server"));
+        // Not one class: scalars, several results of classes, nothing.
+        assert_eq!(returned_class("void", None), None);
+        assert_eq!(returned_class(": Promise<void>", None), None);
+        assert_eq!(returned_class("Self", None), None);
+    }
+
+    #[test]
+    fn integer_literals_in_every_spelling() {
+        assert_eq!(int_literal("1_048_576"), Some(1_048_576));
+        assert_eq!(int_literal("202u16"), Some(202));
+        assert_eq!(int_literal("0x1F"), Some(31));
+        assert_eq!(int_literal("0o755"), Some(493));
+        assert_eq!(int_literal("0b101"), Some(5));
+        assert_eq!(int_literal("10n"), Some(10));
+        assert_eq!(int_literal("1.5"), None);
+        assert_eq!(int_literal("1e6"), None);
+        assert_eq!(int_literal("99999999999999999999"), None);
     }
 
     #[test]
