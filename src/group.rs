@@ -787,8 +787,6 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                     rest.and_then(|rest| rest.strip_prefix('.')) == Some(f.name.as_str())
                 })
         };
-        // `router.post("/", controller.handle)` with `controller` a module the router's
-        // file imports: the module's function.
         let home = prog.file_of(id);
         // Of two functions the mounted name can be (Go's method value `e.Handle`, taken
         // by its last name, beside a dispatcher's `Handle(msg)`), the one with a
@@ -801,6 +799,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         {
             return false;
         }
+        // `router.post("/", controller.handle)` with `controller` a module the router's
+        // file imports: the module's function.
         let imported = |file: &FileFacts, h: &String| {
             f.owner.is_none() && h.contains('.') && prog.imports(file, &home.path)
         };

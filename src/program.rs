@@ -1874,10 +1874,7 @@ impl<'a> Program<'a> {
             return self
                 .classes
                 .get_key_value(class)
-                .filter(|(_, defs)| {
-                    defs.iter()
-                        .any(|(file, _)| self.related(caller, file) || self.imports(caller, &file.path))
-                })
+                .filter(|(_, defs)| defs.iter().any(|(file, _)| self.related(caller, file)))
                 .map(|(k, _)| (*k, from));
         }
         let made_by = self.resolve(callee, from).filter(|&id| self.within_reach(id, from))?;
@@ -1888,8 +1885,7 @@ impl<'a> Program<'a> {
     /// or in a module `from` imports (never the like-named type of an unrelated
     /// program beside it, such as the code's own `Router` where a file means axum's).
     fn within_reach(&self, id: FnId, from: FnId) -> bool {
-        let (caller, target) = (self.file_of(from), self.file_of(id));
-        self.related(caller, target) || self.imports(caller, &target.path)
+        self.related(self.file_of(from), self.file_of(id))
     }
 
     /// The method `name` of class `owner`, if there is one.

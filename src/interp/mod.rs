@@ -39,9 +39,10 @@ pub const MAX_SERVER_STEPS: usize = 1_000_000;
 const MAX_RECURSION: usize = 3;
 /// Fixpoint rounds for recursive functions.
 const MAX_ROUNDS: usize = 4;
-/// Steps a probe may take before it reads the message. Past them, a call that neither
-/// leads to the dispatch nor sits beside it (a command opening a database before it
-/// starts the server) is not followed: its value is unknown, its effects unseen.
+/// Steps a probe may take before it reads the message. Past them, a call that does
+/// not lead to the dispatch, sit beside it or receive the message (a command opening
+/// a database before it starts the server) is not followed: its value is unknown, as
+/// a library's is, its effects unseen.
 const PRELUDE_STEPS: usize = 5_000;
 
 /// Why an exploration stopped before it had followed every path.
@@ -389,7 +390,8 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// The functions that lead to the dispatch: past [`PRELUDE_STEPS`] before the
-    /// message is read, only these and the functions beside the dispatch are followed.
+    /// message is read, only these, the functions beside the dispatch and those handed
+    /// the message are followed.
     pub fn with_lead_in(mut self, lead_in: std::sync::Arc<std::collections::BTreeSet<FnId>>) -> Self {
         self.lead_in = lead_in;
         self
