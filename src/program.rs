@@ -14,6 +14,9 @@ use rustc_hash::FxHashSet as HashSet;
 /// At most this many classes stand for an object the scan cannot see.
 pub const MAX_IMPLEMENTERS: usize = 32;
 
+/// A chained call's receiver is typed through at most this many calls (`a().b().c()`).
+const MAX_CHAIN: usize = 16;
+
 /// One binding seen after others: the function they all name, or `None` once two
 /// differ (`found` is `None` before the first).
 pub fn agreeing(found: Option<Option<FnId>>, next: Option<FnId>) -> Option<FnId> {
@@ -1723,7 +1726,9 @@ impl<'a> Program<'a> {
         // `(new Assembly())->server()->run(..)`, `Assembly::new().server().serve(..)`: a
         // method of the class the call before it is declared to return (or constructs),
         // not one of the same name nearer the caller.
+        // (Followed through at most `MAX_CHAIN` calls: the text is walked once a call.)
         if qualifier.ends_with(')')
+            && memchr::memchr_iter(b'(', qualifier.as_bytes()).count() <= MAX_CHAIN
             && let Some((class, named_at)) = self.returned_class(qualifier, from)
             && let Some(id) = self
                 .resolve_owned(name, Some(class), named_at)
