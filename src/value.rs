@@ -145,6 +145,26 @@ impl Value {
         }
     }
 
+    /// Whether the value is, or holds, the incoming message or a part of it (its bytes,
+    /// its id, its method), looking `depth` levels into objects, lists and instances.
+    pub(crate) fn carries_message(&self, depth: usize) -> bool {
+        match self {
+            Value::Message
+            | Value::Encoded
+            | Value::Id
+            | Value::NoId
+            | Value::Method(_)
+            | Value::ClientVersion { .. } => true,
+            _ if depth == 0 => false,
+            Value::Object(entries) | Value::Instance(_, entries, _) => {
+                entries.iter().any(|(_, e)| e.carries_message(depth - 1))
+            }
+            Value::Array(items) | Value::Unknown(items) => items.iter().any(|i| i.carries_message(depth - 1)),
+            Value::Variant(_, Some(inner)) => inner.carries_message(depth - 1),
+            _ => false,
+        }
+    }
+
     /// Values worth carrying through an unknown computation.
     pub(crate) fn interesting(&self) -> bool {
         match self {

@@ -1961,7 +1961,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         span: Span,
         renames: &[(String, String)],
     ) -> Vec<(State, Value)> {
-        if self.beyond_prelude(s.saw_message, id) && !args.iter().any(|a| carries_message(a, 4)) {
+        if self.beyond_prelude(s.saw_message, id) && !args.iter().any(|a| a.carries_message(4)) {
             if self.trace {
                 let f = self.prog.function(id);
                 eprintln!("  not followed before the message: {} ({})", f.name, self.prog.file_of(id).path);
@@ -2870,24 +2870,4 @@ fn names_method_blindly(l: &Value, r: &Value) -> bool {
     let method = |v: &Value| matches!(v, Value::Str(m) if names_a_method(m));
     let unknown = |v: &Value| matches!(v, Value::Unknown(_));
     method(l) && unknown(r) || method(r) && unknown(l)
-}
-
-/// Whether a value is, or holds, the incoming message or a part of it (its bytes, its
-/// id, its method), looking `depth` levels into objects, lists and instances.
-fn carries_message(v: &Value, depth: usize) -> bool {
-    match v {
-        Value::Message
-        | Value::Encoded
-        | Value::Id
-        | Value::NoId
-        | Value::Method(_)
-        | Value::ClientVersion { .. } => true,
-        _ if depth == 0 => false,
-        Value::Object(entries) | Value::Instance(_, entries, _) => {
-            entries.iter().any(|(_, e)| carries_message(e, depth - 1))
-        }
-        Value::Array(items) | Value::Unknown(items) => items.iter().any(|i| carries_message(i, depth - 1)),
-        Value::Variant(_, Some(inner)) => carries_message(inner, depth - 1),
-        _ => false,
-    }
 }

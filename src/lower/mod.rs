@@ -812,7 +812,7 @@ pub fn message_field(key: &str) -> Option<FieldName> {
 /// `has_id`, `idPresent`): set by decoding code of the message's own type.
 pub fn names_id_presence(member: &str) -> bool {
     let folded: String = member.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
-    matches!(folded.as_str(), "hasid" | "idpresent" | "idset" | "hasrequestid")
+    matches!(folded.as_str(), "hasid" | "idpresent" | "hasrequestid")
 }
 
 /// A field read on `object` (None when the object is not written, as in `json!` paths).

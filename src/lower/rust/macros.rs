@@ -2,7 +2,8 @@
 //! macros that matter are read here from their tokens: `json!` objects, the
 //! values printed by `println!`/`writeln!`, and calls inside `tokio::select!`.
 
-use super::{PRINT_MACROS, children, int_literal};
+use super::{PRINT_MACROS, children};
+use crate::lower::int_literal;
 use crate::lower::{Ctx, message_field, object, unquote};
 use crate::model::{Arm, Expr, FileFacts, Pattern, Span, Stmt};
 use tree_sitter::Node;

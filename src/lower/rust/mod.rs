@@ -432,7 +432,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Var(t.to_string())
         }
         "boolean_literal" => Expr::Bool(ctx.text(node) == "true"),
-        "integer_literal" => int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
+        "integer_literal" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "string_literal" => {
             let text = string_text(ctx.text(node));
             // `"HTTP/1.1 204 No Content\r\n\r\n"` written onto a connection.
@@ -648,8 +648,6 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
 }
 
-pub(super) use super::int_literal;
-
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let left = sub(ctx, node, "left", facts);
     let right = sub(ctx, node, "right", facts);
@@ -761,7 +759,7 @@ const JSON_KINDS: &[&str] = &["Object", "Array", "String", "Number", "Bool", "Nu
 fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
     match node.kind() {
         "string_literal" | "raw_string_literal" => Pattern::Str(unquote(ctx.text(node))),
-        "integer_literal" => int_literal(ctx.text(node)).map(Pattern::Int).unwrap_or(Pattern::Unknown),
+        "integer_literal" => super::int_literal(ctx.text(node)).map(Pattern::Int).unwrap_or(Pattern::Unknown),
         "identifier" => match ctx.text(node) {
             "None" => Pattern::Variant { name: "None".into(), binding: None },
             "_" => Pattern::Any(None),
@@ -1146,18 +1144,18 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if ROUTER_CALLS.contains(&last.as_str())
         && let Some(arguments) = node.child_by_field_name("arguments")
     {
-        for a in children(arguments) {
-            // `post(handle)` and `post(routes::handle)` name a free function;
-            // `post(Server::handle)` and `post(Self::handle)` a method of a type.
+        // `post(handle)` and `post(routes::handle)` name a free function;
+        // `post(Server::handle)` and `post(Self::handle)` a method of a type.
+        for a in
+            children(arguments).into_iter().filter(|a| matches!(a.kind(), "identifier" | "scoped_identifier"))
+        {
             let text = ctx.text(a);
             let name = crate::lower::last_segment(text);
-            match text.rsplit_once("::").map(|(path, _)| crate::lower::last_segment(path)) {
-                _ if !matches!(a.kind(), "identifier" | "scoped_identifier") => {}
-                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                    facts.http_handlers.push(format!("{ty}.{name}"));
-                }
-                _ => facts.http_handlers.push(name.to_string()),
-            }
+            let ty = text.rsplit_once("::").map(|(path, _)| crate::lower::last_segment(path));
+            facts.http_handlers.push(match ty {
+                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => format!("{ty}.{name}"),
+                _ => name.to_string(),
+            });
         }
     }
     // `Box::pin(async move { .. })`, `Arc::new(server)`: a pointer to the value, which
