@@ -566,6 +566,28 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
+    /// A member of an object or instance by the name code reads it with. A Go or
+    /// Rust struct literal holds its fields under their JSON names (tags, serde
+    /// renames), so `t.Name` of `ToolDef{Name: "x"}` (tagged `json:"name"`) is found
+    /// under `name`.
+    fn own_member(&self, fields: &[(String, Value)], key: &str, class: Option<&str>) -> Option<Value> {
+        let find = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        if let Some(v) = find(key) {
+            return Some(v);
+        }
+        let here = self.here();
+        if !matches!(
+            self.prog.file_of(here).language,
+            crate::model::Language::Go | crate::model::Language::Rust
+        ) {
+            return None;
+        }
+        class
+            .and_then(|c| self.prog.struct_json_name(c, key, here))
+            .or_else(|| self.prog.json_name(key, here))
+            .and_then(find)
+    }
+
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
         if let Some(v) = st.env.get(name) {
             return v.clone();
@@ -622,22 +644,18 @@ impl<'p, 'a> Interp<'p, 'a> {
             for key in rest.split('.') {
                 current = match &current {
                     Some(instance @ Value::Instance(class, fields, _)) => {
-                        match fields.iter().find(|(k, _)| k == key) {
-                            Some((_, v)) => Some(v.clone()),
+                        match self.own_member(fields, key, Some(class)) {
+                            Some(v) => Some(v),
                             None => match self.getter(instance, class, key) {
                                 Some(v) => Some(v),
                                 None => self.prog.method(class, key, self.here()).map(Value::Func),
                             },
                         }
                     }
-                    Some(Value::Object(fields)) => {
-                        fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).or_else(|| {
-                            (script
-                                && crate::value::describes_answer(fields)
-                                && !self.prog.member_written(key))
+                    Some(Value::Object(fields)) => self.own_member(fields, key, None).or_else(|| {
+                        (script && crate::value::describes_answer(fields) && !self.prog.member_written(key))
                             .then_some(Value::Null)
-                        })
-                    }
+                    }),
                     _ => None,
                 };
             }
@@ -2181,6 +2199,19 @@ impl<'p, 'a> Interp<'p, 'a> {
         body: &crate::model::Block,
     ) -> Vec<State> {
         const MAX_ITEMS: usize = 4;
+        // A longer list of known items (a table of tool definitions that a name is
+        // looked up in) is walked item by item too while the walk stays cheap, the
+        // paths joined after each item; past the allowance it is walked once over
+        // the join of its items.
+        const MAX_EXACT: usize = 64;
+        const EXACT_STEPS: usize = 4_000;
+        if let Value::Array(list) = items
+            && list.len() > MAX_ITEMS
+            && list.len() <= MAX_EXACT
+            && let Some(states) = self.for_each_exact(st.clone(), targets, list, body, EXACT_STEPS)
+        {
+            return states;
+        }
         let elements: Vec<Value> = match items {
             Value::Array(list) if list.len() <= MAX_ITEMS => list.as_ref().clone(),
             Value::Array(list) => vec![join(list)],
@@ -2208,6 +2239,45 @@ impl<'p, 'a> Interp<'p, 'a> {
             states = next;
         }
         states
+    }
+
+    /// The body run once per item of `list`, the paths joined after each item; `None`
+    /// when that takes more than `allowance` steps.
+    fn for_each_exact(
+        &mut self,
+        st: State,
+        targets: &[String],
+        list: &[Value],
+        body: &crate::model::Block,
+        allowance: usize,
+    ) -> Option<Vec<State>> {
+        let (start, cut) = (self.steps, self.cut.clone());
+        let mut states = vec![st];
+        for element in list {
+            let mut next = Vec::new();
+            for mut s in states {
+                if !s.running() {
+                    next.push(s);
+                    continue;
+                }
+                bind_targets(&mut s, targets, element);
+                for mut after in self.exec_block(s, body) {
+                    if after.status == Status::LeftLoop {
+                        after.status = Status::Running;
+                    }
+                    next.push(after);
+                }
+            }
+            states = super::limit(next, &mut self.cut);
+            if self.steps.saturating_sub(start) > allowance || states.iter().all(|s| !s.running()) {
+                break;
+            }
+        }
+        if self.steps.saturating_sub(start) > allowance {
+            self.cut = cut;
+            return None;
+        }
+        Some(states)
     }
 
     /// Appends a method's `self` after its bound arguments, the parameters a call

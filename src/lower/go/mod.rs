@@ -857,10 +857,44 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let Some(body) = node.child_by_field_name("body") else { return Expr::unknown() };
+    literal(ctx, body, node.child_by_field_name("type"), span, facts)
+}
+
+/// The type of the items a slice, array or map literal holds (`[]Tool{{Name: "a"}}`
+/// leaves it out of each item), a pointer's taken through (`[]*Tool{{...}}`).
+fn item_type<'t>(ty: Option<Node<'t>>, keyed: bool) -> Option<Node<'t>> {
+    let field = match ty?.kind() {
+        "slice_type" | "array_type" | "implicit_length_array_type" => "element",
+        "map_type" if keyed => "value",
+        _ => return None,
+    };
+    let item = ty?.child_by_field_name(field)?;
+    match item.kind() {
+        "pointer_type" => item.named_child(0),
+        _ => Some(item),
+    }
+}
+
+/// An item of a composite literal: one written without its type (`{Name: "a"}` in
+/// `[]Tool{...}`) is a literal of the item type.
+fn literal_item(ctx: &mut Ctx, v: Node, ty: Option<Node>, facts: &mut FileFacts) -> Expr {
+    if v.kind() == "literal_value" {
+        let span = ctx.span(v);
+        return literal(ctx, v, ty, span, facts);
+    }
+    expr(ctx, v, facts)
+}
+
+/// The body of a composite literal of type `ty`.
+fn literal(
+    ctx: &mut Ctx,
+    body: Node,
+    ty: Option<Node>,
+    span: crate::model::Span,
+    facts: &mut FileFacts,
+) -> Expr {
     // `&bytes.Buffer{}`: an empty output buffer.
-    if node.child_by_field_name("type").is_some_and(|t| frameworks::BUFFER_TYPES.contains(&ctx.text(t)))
-        && body.named_child_count() == 0
-    {
+    if ty.is_some_and(|t| frameworks::BUFFER_TYPES.contains(&ctx.text(t))) && body.named_child_count() == 0 {
         return super::capture(span);
     }
     let mut entries = Vec::new();
@@ -873,34 +907,31 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 let value = el
                     .child_by_field_name("value")
                     .and_then(|v| v.named_child(0))
-                    .map(|v| expr(ctx, v, facts))
+                    .map(|v| literal_item(ctx, v, item_type(ty, true), facts))
                     .unwrap_or_else(Expr::unknown);
                 entries.push((key, value));
             }
-            "literal_element" => {
-                items.push(el.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown))
-            }
+            "literal_element" => items.push(
+                el.named_child(0)
+                    .map(|v| literal_item(ctx, v, item_type(ty, false), facts))
+                    .unwrap_or_else(Expr::unknown),
+            ),
             _ => {}
         }
     }
     // `events.APIGatewayProxyResponse{StatusCode: 202}`: the HTTP answer it describes.
-    if node
-        .child_by_field_name("type")
-        .is_some_and(|t| frameworks::LAMBDA_HTTP_RESPONSES.contains(&ctx.text(t)))
-    {
+    if ty.is_some_and(|t| frameworks::LAMBDA_HTTP_RESPONSES.contains(&ctx.text(t))) {
         let member = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
         let body = member("Body").unwrap_or(Expr::Str(String::new()));
         // Lambda answers 200 when no status is set.
         return super::http_answer(member("StatusCode").unwrap_or(Expr::Int(200)), body, span);
     }
     let sequence =
-        node.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));
+        ty.is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type" | "implicit_length_array_type"));
     // `&StdoutSender{}`: an empty object of a named type, whose methods calls on it reach.
     if entries.is_empty()
         && items.is_empty()
-        && let Some(t) = node
-            .child_by_field_name("type")
-            .filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type"))
+        && let Some(t) = ty.filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type"))
     {
         let name = super::last_segment(ctx.text(t)).to_string();
         return Expr::Call {
@@ -916,7 +947,7 @@ fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let built = object(entries, span);
     // `&Sender{fn: send}`: an object of a named type, whose methods calls on it reach
     // and see its fields (a reply-shaped literal stays a reply).
-    match (&built, node.child_by_field_name("type")) {
+    match (&built, ty) {
         (Expr::Object { .. }, Some(t)) if matches!(t.kind(), "type_identifier" | "qualified_type") => {
             let name = super::last_segment(ctx.text(t)).to_string();
             Expr::Call {

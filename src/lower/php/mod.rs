@@ -213,8 +213,28 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 ctx.own_names.push(local.to_string());
             }
         }
+        // `const TOOLS = [...];` outside a class: a constant every function sees.
+        "const_declaration" => {
+            for c in children(node).into_iter().filter(|c| c.kind() == "const_element") {
+                let kids = children(c);
+                if let (Some(n), Some(v)) = (kids.first(), kids.get(1)) {
+                    let value = expr(ctx, *v, facts);
+                    out.push(Stmt::Assign { target: ctx.text(*n).to_string(), value, span });
+                }
+            }
+        }
         "expression_statement" => {
             if let Some(e) = node.named_child(0) {
+                // `define('TOOLS', [...]);`: the same constant, defined by a call.
+                if e.kind() == "function_call_expression"
+                    && e.child_by_field_name("function")
+                        .is_some_and(|f| ctx.text(f).eq_ignore_ascii_case("define"))
+                    && let [Expr::Str(name), value, ..] =
+                        arguments(ctx, e.child_by_field_name("arguments"), facts).as_slice()
+                {
+                    out.push(Stmt::Assign { target: name.clone(), value: value.clone(), span });
+                    return;
+                }
                 expression_statement(ctx, e, facts, out);
             }
         }
