@@ -583,7 +583,12 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
             // The function the call names; on a value whose type the scan does not
             // know (`transport.run(..)`), the one method of that name in a related file
             // that calls a parameter.
-            let mut targets: Vec<FnId> = prog.resolve(callee, id).filter(|&t| t != id).into_iter().collect();
+            let mut targets: Vec<FnId> = prog
+                .resolve(callee, id)
+                .or_else(|| prog.made_function(callee, id))
+                .filter(|&t| t != id)
+                .into_iter()
+                .collect();
             let name = crate::lower::last_segment(callee);
             if name.len() < callee.len() {
                 let here = prog.file_of(id);
@@ -665,7 +670,12 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                 }
             }
             Expr::Call { callee, args, .. } => {
-                let target = prog.resolve(callee, id);
+                // A parameter that callers are seen handing a function to calls what
+                // they hand it (see `handed`), not a function of the same name elsewhere.
+                let handed_param = f.params.iter().position(|p| p == callee).is_some_and(|i| {
+                    handed.iter().any(|&(t, j, _)| t == id && j == i)
+                });
+                let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);

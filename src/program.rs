@@ -1368,14 +1368,7 @@ impl<'a> Program<'a> {
         let mut named = false;
         while let Some(outer) = self.outer[closure] {
             named |= self.enclosing_function(closure).is_none();
-            let within = |id: FnId| {
-                let (o, i) = (self.function(outer).span, self.function(id).span);
-                o.file == i.file && o.start <= i.start && i.end <= o.end
-            };
-            let bindings: Vec<(FnId, &'a Expr)> = (0..self.functions.len())
-                .filter(|&id| within(id))
-                .flat_map(|id| self.assignments(id, name).into_iter().map(move |v| (id, v)))
-                .collect();
+            let bindings = self.bindings_within(outer, name);
             match bindings.as_slice() {
                 // `function serveStdio({ handlers })`: what its one caller hands it under
                 // that key (`serveStdio({ handlers: createHandlers(ctx) })`).
@@ -1395,6 +1388,37 @@ impl<'a> Program<'a> {
                 [] if let Some(index) = self.function(outer).params.iter().position(|p| p == name) => {
                     return self.entry_argument(outer, index);
                 }
+                [] if !self.holds_value(outer, name) => closure = outer,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The assignments to `name` in `outer` and the functions written inside it.
+    fn bindings_within(&self, outer: FnId, name: &str) -> Vec<(FnId, &'a Expr)> {
+        let o = self.function(outer).span;
+        (0..self.functions.len())
+            .filter(|&id| {
+                let i = self.function(id).span;
+                o.file == i.file && o.start <= i.start && i.end <= o.end
+            })
+            .flat_map(|id| self.assignments(id, name).into_iter().map(move |v| (id, v)))
+            .collect()
+    }
+
+    /// The one value a function around `from` binds `name` to, however `from` is
+    /// written (`const gate = makeGate(opts)` in a router builder, called by the named
+    /// handlers it defines): which function a call of the name reaches, not a value
+    /// of the moment.
+    fn bound_around(&self, name: &str, from: FnId) -> Option<&'a Expr> {
+        if name.contains(['.', ':']) || self.holds_value(from, name) {
+            return None;
+        }
+        let mut closure = from;
+        while let Some(outer) = self.outer[closure] {
+            match self.bindings_within(outer, name).as_slice() {
+                [(id, value)] if *id == outer => return Some(*value),
                 [] if !self.holds_value(outer, name) => closure = outer,
                 _ => return None,
             }
@@ -1611,6 +1635,18 @@ impl<'a> Program<'a> {
     ///   method (or its one implementation's); an object literal's member is found by
     ///   its member name, on a value only; Rust's `Self::name()` is the impl's own.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
+        // A made-up closure name (`__fn_18_10`) is where the closure starts in its
+        // file: the same spot in another file is another closure.
+        if crate::lower::is_anonymous(callee) {
+            let file = self.function(from).span.file;
+            if let Some(&id) = self
+                .by_name
+                .get(callee)
+                .and_then(|ids| ids.iter().find(|&&id| self.function(id).span.file == file))
+            {
+                return Some(id);
+            }
+        }
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
         let family = family(caller.language);
@@ -1908,9 +1944,11 @@ impl<'a> Program<'a> {
     /// {..}`): calling the name calls what the factory returns, when every return of it
     /// names the same function. (A local bound so inside a handler is left to the
     /// interpreter: the function it makes may be an entry of its own, such as a
-    /// transport's fetch handler wrapped by a middleware.)
+    /// transport's fetch handler wrapped by a middleware; one bound in the function
+    /// around a closure, as a router builder binds `const gate = makeGate(opts)` for
+    /// the handlers it defines, is the closure's.)
     pub fn made_function(&self, name: &str, here: FnId) -> Option<FnId> {
-        let bound = self.global(name, here)?;
+        let bound = self.global(name, here).or_else(|| self.bound_around(name, here))?;
         let Expr::Call { callee, .. } = bound else { return None };
         let factory = self.resolve(callee, here)?;
         let mut found: Option<Option<FnId>> = None;

@@ -1595,6 +1595,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                         _ => None,
                     }
                 }
+                // `const gate = makeGate(opts)` in the function around a named handler,
+                // then `gate(req, res, dispatch)`: the function the factory returns.
+                None if receiver.is_none()
+                    && !callee.contains(['.', '(', '['])
+                    && !s.env.contains_key(callee)
+                    && let Some(made) = self.prog.made_function(callee, self.here()) =>
+                {
+                    Some(made)
+                }
                 // `self.on_message(m)`: the function a setter of the class stored there.
                 None if receiver.is_none()
                     && let Some(field) = crate::model::own_field(callee) =>
@@ -2251,7 +2260,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         body: &crate::model::Block,
         allowance: usize,
     ) -> Option<Vec<State>> {
-        let (start, cut) = (self.steps, self.cut.clone());
+        let (start, cut) = (self.steps, self.cut);
         let mut states = vec![st];
         for element in list {
             let mut next = Vec::new();

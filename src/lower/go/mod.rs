@@ -181,7 +181,11 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
     // counting the specs (`KindA Kind = iota`, `KindB`, ...).
     let constants = node.kind() == "const_declaration";
     let mut previous: Vec<Node> = Vec::new();
-    let specs = children(node).into_iter().filter(|c| matches!(c.kind(), "const_spec" | "var_spec"));
+    // `var ( a = 1; b = 2 )` holds its specs in a `var_spec_list`.
+    let specs = children(node)
+        .into_iter()
+        .flat_map(|c| if c.kind() == "var_spec_list" { children(c) } else { vec![c] })
+        .filter(|c| matches!(c.kind(), "const_spec" | "var_spec"));
     for (index, spec) in specs.enumerate() {
         let mut cursor = spec.walk();
         let names: Vec<String> =
