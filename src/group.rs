@@ -672,9 +672,11 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
             Expr::Call { callee, args, .. } => {
                 // A parameter that callers are seen handing a function to calls what
                 // they hand it (see `handed`), not a function of the same name elsewhere.
-                let handed_param = f.params.iter().position(|p| p == callee).is_some_and(|i| {
-                    handed.iter().any(|&(t, j, _)| t == id && j == i)
-                });
+                let handed_param = f
+                    .params
+                    .iter()
+                    .position(|p| p == callee)
+                    .is_some_and(|i| handed.iter().any(|&(t, j, _)| t == id && j == i));
                 let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
                 if target.is_none() {

@@ -203,6 +203,15 @@ impl Value {
         let class = crate::lower::last_segment(class);
         let lower = class.to_ascii_lowercase();
         let map_like = matches!(lower.as_str(), "dict" | "mapping" | "array" | "object" | "map" | "stdclass");
+        if class == crate::lower::STRICT_NULL {
+            return match self {
+                Value::Null => Some(true),
+                // The id a notification does not have is absent, not null.
+                Value::NoId => Some(false),
+                Value::Unknown(_) | Value::Captured(_) => None,
+                _ => Some(false),
+            };
+        }
         match self {
             // A framework's error class is lowered as the error status it is answered
             // with (`WP_Error` as 400): an error answer is one, a response is not.

@@ -3,6 +3,9 @@
 use super::{Finding, ServerView, Verdict};
 use crate::interp::{Probe, UNKNOWN_METHOD, UNKNOWN_NOTIFICATION};
 
+/// The name under a prefix the code tests that no handler knows.
+const FAMILY_MEMBER: &str = "mcp-conform-unknown";
+
 pub fn run(v: &ServerView) -> Verdict {
     let run = v.probe(Probe::notification(UNKNOWN_METHOD));
     if run.paths.is_empty() {
@@ -63,6 +66,34 @@ pub fn run(v: &ServerView) -> Verdict {
             v.at(first.span)
         );
         return Verdict::fail(reason, answered);
+    }
+    // A family of names the code tests the method against on the way (`if id is None
+    // and not method.startswith("tools/")`): an id-less name of that family no handler
+    // knows may pass the guard the probe met and reach the fallback.
+    for prefix in run.method_prefixes.iter().filter(|p| !UNKNOWN_METHOD.starts_with(p.as_str())) {
+        if UNKNOWN_NOTIFICATION.starts_with(prefix.as_str()) {
+            continue;
+        }
+        let family = v.probe(Probe::notification(&format!("{prefix}{FAMILY_MEMBER}")));
+        let answered: Vec<Finding> = family
+            .replies()
+            .iter()
+            .filter(|r| fallback.contains(&r.reply.at()))
+            .filter(|r| !gates.contains(&r.gate_key()))
+            .map(|r| Finding {
+                span: r.reply.at(),
+                message: format!(
+                    "the unknown-method fallback replies to an id-less `{prefix}` message no handler knows"
+                ),
+            })
+            .collect();
+        if let Some(first) = answered.first() {
+            let reason = format!(
+                "an id-less `{prefix}` message no handler knows (`{prefix}{FAMILY_MEMBER}`) gets a reply from the unknown-method fallback at {}; the code tests the `{prefix}` prefix on the way and drops other id-less methods",
+                v.at(first.span)
+            );
+            return Verdict::fail(reason, answered);
+        }
     }
     let evidence = run.evidence();
     let how = match evidence {

@@ -206,6 +206,8 @@ pub struct ProbeRun {
     notification: bool,
     /// The code rewrote the method name into another one on some path.
     renamed_method: bool,
+    /// The prefixes the code tested the method name against (`tools/`).
+    pub method_prefixes: std::collections::BTreeSet<String>,
 }
 
 impl ProbeRun {
@@ -581,6 +583,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let mut paths = Vec::new();
         let mut cut = None;
         let mut renamed_method = false;
+        let mut method_prefixes = std::collections::BTreeSet::new();
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
             let mut interp = Interp::new(self.prog, probe.clone(), anchors)
@@ -615,11 +618,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
             }
             cut = cut.or(interp.cut);
             renamed_method |= interp.renamed_method;
+            method_prefixes.append(&mut interp.method_prefixes);
         }
         if paths.iter().any(|p| p.outcome.saw_message) {
             self.saw_message.set(true);
         }
-        let run = Rc::new(ProbeRun { paths, cut, notification: !probe.has_id, renamed_method });
+        let run =
+            Rc::new(ProbeRun { paths, cut, notification: !probe.has_id, renamed_method, method_prefixes });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
     }
@@ -995,7 +1000,13 @@ mod tests {
     }
 
     fn run(paths: Vec<PathRun>) -> ProbeRun {
-        ProbeRun { paths, cut: None, notification: true, renamed_method: false }
+        ProbeRun {
+            paths,
+            cut: None,
+            notification: true,
+            renamed_method: false,
+            method_prefixes: Default::default(),
+        }
     }
 
     #[test]

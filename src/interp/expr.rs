@@ -292,6 +292,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                         let r = match &v {
                             Value::Method(m) => {
                                 self.touched_prefix = true;
+                                if prefix.len() > 1 && prefix.ends_with('/') {
+                                    self.method_prefixes.insert(prefix.clone());
+                                }
                                 Value::Bool(m.starts_with(&prefix))
                             }
                             Value::Str(t) => Value::Bool(t.starts_with(&prefix)),

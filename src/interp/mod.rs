@@ -314,6 +314,9 @@ pub struct Interp<'p, 'a> {
     /// Set when the probe's method name was rewritten into another name
     /// (`method.replace("/", ".")`): the code may then tell apart names it never spells.
     pub renamed_method: bool,
+    /// The prefixes the code tested the probe's method name against
+    /// (`method.starts_with("tools/")`): families of names it treats alike.
+    pub method_prefixes: std::collections::BTreeSet<String>,
     /// When the server's time budget runs out.
     deadline: Option<std::time::Instant>,
     /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
@@ -374,6 +377,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             calls: 0,
             cut: None,
             renamed_method: false,
+            method_prefixes: std::collections::BTreeSet::new(),
             deadline: None,
             touched_id: false,
             touched_method: false,

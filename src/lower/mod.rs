@@ -876,6 +876,10 @@ pub fn anonymous_name(node: Node) -> String {
     format!("{ANONYMOUS}{}_{}", p.row + 1, p.column + 1)
 }
 
+/// The class an `IsA` test names for JavaScript's `x === null`: null itself, not an
+/// absent member (undefined).
+pub const STRICT_NULL: &str = "null";
+
 /// The prefix of [`anonymous_name`]s.
 pub const ANONYMOUS: &str = "__fn_";
 

@@ -1260,6 +1260,17 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
                     let value = Box::new(args.first().cloned().unwrap_or_else(Expr::unknown));
                     Expr::IsA { value, class: t.clone() }
                 }
+                // `x === null` holds for null itself, never for an absent member (which
+                // reads as undefined): a notification's missing id is not `=== null`.
+                (x, Expr::Null) | (Expr::Null, x)
+                    if op.len() == 3
+                        && [left_node, node.child_by_field_name("right")]
+                            .iter()
+                            .flatten()
+                            .any(|n| n.kind() == "null") =>
+                {
+                    Expr::IsA { value: Box::new(x.clone()), class: super::STRICT_NULL.into() }
+                }
                 (x, Expr::Null) | (Expr::Null, x) => Expr::IsNull(Box::new(x.clone())),
                 _ => return Expr::Eq { left: Box::new(left), right: Box::new(right), negated },
             };
