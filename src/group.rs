@@ -564,7 +564,11 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
 /// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
 /// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
 /// callback: `(receiver, parameter position, callback)`.
-fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
+type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>);
+
+/// The callbacks handed (taker, position, callback, caller), and the calls that
+/// hand a taker something at a callback position the scan cannot name (taker, caller).
+fn callbacks(prog: &Program) -> Handed {
     let n = prog.functions.len();
     let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
     let mut closures: HashMap<FnId, Vec<FnId>> = HashMap::new();
@@ -574,6 +578,7 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
         }
     }
     let mut out = Vec::new();
+    let mut unnamed = Vec::new();
     for id in 0..n {
         walk_block(&prog.function(id).body, &mut |e| {
             let Expr::Call { callee, args, .. } = e else { return };
@@ -612,17 +617,18 @@ fn callbacks(prog: &Program) -> Vec<(FnId, usize, FnId)> {
                 let positions =
                     calling.entry(target).or_insert_with(|| called_params(prog, target, &closures));
                 for &i in positions.iter() {
-                    if let Some(h) = args.get(i).and_then(|a| named_function(prog, a, id))
-                        && h != target
-                        && !out.contains(&(target, i, h))
-                    {
-                        out.push((target, i, h));
+                    match args.get(i).map(|a| named_function(prog, a, id)) {
+                        Some(Some(h)) if h != target && !out.contains(&(target, i, h, id)) => {
+                            out.push((target, i, h, id))
+                        }
+                        Some(None) if !unnamed.contains(&(target, id)) => unnamed.push((target, id)),
+                        _ => {}
                     }
                 }
             }
         });
     }
-    out
+    (out, unnamed)
 }
 
 /// Library functions and methods (of arrays, iterators, promises, options) that call
@@ -642,7 +648,7 @@ const INVOKES_ARGUMENT: &[&str] = &[
     "call_user_func_array",
 ];
 
-fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
+fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let mut calls = vec![Vec::new(); n];
     let mut refs = vec![Vec::new(); n];
@@ -676,7 +682,7 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
                     .params
                     .iter()
                     .position(|p| p == callee)
-                    .is_some_and(|i| handed.iter().any(|&(t, j, _)| t == id && j == i));
+                    .is_some_and(|i| handed.iter().any(|&(t, j, ..)| t == id && j == i));
                 let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
                 if target.is_none() {
@@ -730,7 +736,7 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId)]) -> (Vec<Vec<FnId>>
             _ => {}
         });
     }
-    for &(target, _, h) in handed {
+    for &(target, _, h, _) in handed {
         if !calls[target].contains(&h) {
             calls[target].push(h);
         }
@@ -745,6 +751,33 @@ fn resolve_group(group_of: &HashMap<FnId, usize>, groups: &[Vec<FnId>], g: usize
         Some(d) => group_of.get(d).copied().unwrap_or(g),
         None => g,
     }
+}
+
+/// Up from a server's dispatchers through their callers. A function that calls the
+/// callbacks it is handed (a gate in front of several services, a transport's run
+/// loop), reached from one of them, leads up only to the callers that handed it one
+/// reached (or hand it none): a middleware shared by two services does not make one
+/// service's routes the other's entries.
+fn reach_up(
+    start: &[FnId],
+    callers: &[Vec<FnId>],
+    takers: &HashMap<FnId, Vec<(Option<FnId>, FnId)>>,
+) -> HashSet<FnId> {
+    let mut seen: HashSet<FnId> = start.iter().copied().collect();
+    let mut queue: VecDeque<FnId> = start.iter().copied().collect();
+    while let Some(f) = queue.pop_front() {
+        let takes = takers.get(&f).map(Vec::as_slice).unwrap_or(&[]);
+        for &c in &callers[f] {
+            let mut hands = takes.iter().filter(|&&(_, by)| by == c).peekable();
+            if hands.peek().is_some() && !hands.any(|(h, _)| h.is_some_and(|h| seen.contains(&h))) {
+                continue;
+            }
+            if seen.insert(c) {
+                queue.push_back(c);
+            }
+        }
+    }
+    seen
 }
 
 fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
@@ -762,7 +795,7 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
-    let handed = callbacks(prog);
+    let (handed, unnamed) = callbacks(prog);
     let (calls, refs) = call_graph(prog, &handed);
     // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
     // so a function that merely mounts a route handler is not a caller of it.
@@ -908,7 +941,14 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     }
     groups.retain(|g| !g.is_empty());
 
-    let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach(g, &callers)).collect();
+    let mut takers: HashMap<FnId, Vec<(Option<FnId>, FnId)>> = HashMap::new();
+    for &(t, _, h, by) in &handed {
+        takers.entry(t).or_default().push((Some(h), by));
+    }
+    for &(t, by) in &unnamed {
+        takers.entry(t).or_default().push((None, by));
+    }
+    let ancestors: Vec<HashSet<FnId>> = groups.iter().map(|g| reach_up(g, &callers, &takers)).collect();
     // For each function, the servers (groups) it leads to.
     let mut reaches_map: HashMap<FnId, Vec<usize>> = HashMap::new();
     for (g, anc) in ancestors.iter().enumerate() {
@@ -1039,8 +1079,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 transport: is_route(e) || reach(&[e], &edges).iter().any(|&f| prog.function(f).reads_stdin),
                 callbacks: handed
                     .iter()
-                    .filter(|(t, _, h)| *t == e && members.contains(h))
-                    .map(|&(_, i, h)| (i, h))
+                    .filter(|(t, _, h, _)| *t == e && members.contains(h))
+                    .map(|&(_, i, h, _)| (i, h))
                     .collect(),
             })
             .collect();

@@ -62,6 +62,23 @@ pub const RESPONSE_OBJECTS: &[&str] = &["res", "response", "reply", "resp", "c",
 /// Methods that set the status for a later call: `res.status(202).end()`, `reply.code(202).send()`.
 pub const STATUS_SETTERS: &[&str] = &["status", "code"];
 
+/// Methods of Express's and Fastify's response that set a header (or cookie) and
+/// return the response, so a status set before them is the answer's.
+pub const CHAINED_SETTERS: &[&str] = &[
+    "set",
+    "header",
+    "headers",
+    "type",
+    "contentType",
+    "append",
+    "vary",
+    "location",
+    "cookie",
+    "clearCookie",
+    "links",
+    "attachment",
+];
+
 /// Response members that set the status when written: Node's `res.statusCode = 204`
 /// (on any response object), Koa's `ctx.status = 202`. `(object, member)`; an empty
 /// object is any of [`RESPONSE_OBJECTS`].

@@ -1596,7 +1596,15 @@ fn http_answer(
     }
     // A chained status: `res.status(202).send()` / `reply.code(202).send()`, and
     // node:http's `res.writeHead(202).end()` (writeHead returns the response).
-    let chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+    // Header setters between return the response (`res.status(401).set(h, v).json(x)`).
+    let mut chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+    while let Some(c) = chained
+        && let Some(f) = c.child_by_field_name("function")
+        && f.child_by_field_name("property")
+            .is_some_and(|p| frameworks::CHAINED_SETTERS.contains(&ctx.text(p)))
+    {
+        chained = f.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+    }
     let chained_status = chained.and_then(|c| {
         let f = c.child_by_field_name("function")?;
         let name = f.child_by_field_name("property").map(|p| ctx.text(p))?;
