@@ -755,26 +755,33 @@ fn resolve_group(group_of: &HashMap<FnId, usize>, groups: &[Vec<FnId>], g: usize
 
 /// Up from a server's dispatchers through their callers. A function that calls the
 /// callbacks it is handed (a gate in front of several services, a transport's run
-/// loop), reached from one of them, leads up only to the callers that handed it one
-/// reached (or hand it none): a middleware shared by two services does not make one
-/// service's routes the other's entries.
+/// loop), reached from one of those callbacks, leads up only to the callers that
+/// handed it that one (or hand it nothing): a middleware shared by two services does
+/// not make one service's routes the other's entries.
 fn reach_up(
     start: &[FnId],
     callers: &[Vec<FnId>],
     takers: &HashMap<FnId, Vec<(Option<FnId>, FnId)>>,
 ) -> HashSet<FnId> {
     let mut seen: HashSet<FnId> = start.iter().copied().collect();
-    let mut queue: VecDeque<FnId> = start.iter().copied().collect();
-    while let Some(f) = queue.pop_front() {
+    // Each function with the callback it was reached through, if it takes one.
+    let mut expanded: HashSet<(FnId, Option<FnId>)> = HashSet::new();
+    let mut queue: VecDeque<(FnId, Option<FnId>)> = start.iter().map(|&f| (f, None)).collect();
+    while let Some((f, via)) = queue.pop_front() {
+        if !expanded.insert((f, via)) {
+            continue;
+        }
         let takes = takers.get(&f).map(Vec::as_slice).unwrap_or(&[]);
         for &c in &callers[f] {
-            let mut hands = takes.iter().filter(|&&(_, by)| by == c).peekable();
-            if hands.peek().is_some() && !hands.any(|(h, _)| h.is_some_and(|h| seen.contains(&h))) {
-                continue;
+            if let Some(h) = via {
+                let mut hands = takes.iter().filter(|&&(_, by)| by == c).peekable();
+                if hands.peek().is_some() && !hands.any(|&(handed, _)| handed == Some(h)) {
+                    continue;
+                }
             }
-            if seen.insert(c) {
-                queue.push_back(c);
-            }
+            let takes_f = takers.get(&c).is_some_and(|t| t.iter().any(|&(handed, _)| handed == Some(f)));
+            seen.insert(c);
+            queue.push_back((c, takes_f.then_some(f)));
         }
     }
     seen

@@ -48,18 +48,20 @@ pub fn run(v: &ServerView) -> Verdict {
     // answers it at the same place it answers an unknown request.
     let fallback: Vec<_> =
         v.peek(Probe::request(UNKNOWN_METHOD)).replies().iter().map(|r| r.reply.at()).collect();
-    let unknown = v.probe(Probe::notification(UNKNOWN_NOTIFICATION));
-    let answered: Vec<Finding> = unknown
-        .replies()
-        .iter()
-        .filter(|r| fallback.contains(&r.reply.at()))
-        .filter(|r| !gates.contains(&r.gate_key()))
-        .map(|r| Finding {
-            span: r.reply.at(),
-            message: "the unknown-method fallback replies to an id-less message under `notifications/`"
-                .into(),
-        })
-        .collect();
+    // The fallback's answers to an id-less message of a given name.
+    let fallback_answers = |name: &str, message: &str| -> Vec<Finding> {
+        v.probe(Probe::notification(name))
+            .replies()
+            .iter()
+            .filter(|r| fallback.contains(&r.reply.at()))
+            .filter(|r| !gates.contains(&r.gate_key()))
+            .map(|r| Finding { span: r.reply.at(), message: message.to_string() })
+            .collect()
+    };
+    let answered = fallback_answers(
+        UNKNOWN_NOTIFICATION,
+        "the unknown-method fallback replies to an id-less message under `notifications/`",
+    );
     if let Some(first) = answered.first() {
         let reason = format!(
             "an id-less `notifications/` message no handler knows gets a reply from the unknown-method fallback at {}; only id-less methods outside the prefix are dropped",
@@ -74,19 +76,10 @@ pub fn run(v: &ServerView) -> Verdict {
         if UNKNOWN_NOTIFICATION.starts_with(prefix.as_str()) {
             continue;
         }
-        let family = v.probe(Probe::notification(&format!("{prefix}{FAMILY_MEMBER}")));
-        let answered: Vec<Finding> = family
-            .replies()
-            .iter()
-            .filter(|r| fallback.contains(&r.reply.at()))
-            .filter(|r| !gates.contains(&r.gate_key()))
-            .map(|r| Finding {
-                span: r.reply.at(),
-                message: format!(
-                    "the unknown-method fallback replies to an id-less `{prefix}` message no handler knows"
-                ),
-            })
-            .collect();
+        let answered = fallback_answers(
+            &format!("{prefix}{FAMILY_MEMBER}"),
+            &format!("the unknown-method fallback replies to an id-less `{prefix}` message no handler knows"),
+        );
         if let Some(first) = answered.first() {
             let reason = format!(
                 "an id-less `{prefix}` message no handler knows (`{prefix}{FAMILY_MEMBER}`) gets a reply from the unknown-method fallback at {}; the code tests the `{prefix}` prefix on the way and drops other id-less methods",

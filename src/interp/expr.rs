@@ -2234,23 +2234,34 @@ impl<'p, 'a> Interp<'p, 'a> {
         };
         let mut states = vec![st];
         for element in elements {
-            let mut next = Vec::new();
-            for mut s in states {
-                if !s.running() {
-                    next.push(s);
-                    continue;
-                }
-                bind_targets(&mut s, targets, &element);
-                for mut after in self.exec_block(s, body) {
-                    if after.status == Status::LeftLoop {
-                        after.status = Status::Running;
-                    }
-                    next.push(after);
-                }
-            }
-            states = next;
+            states = self.loop_item(states, targets, &element, body);
         }
         states
+    }
+
+    /// The loop's body run on each running path with the targets bound to `item`.
+    fn loop_item(
+        &mut self,
+        states: Vec<State>,
+        targets: &[String],
+        item: &Value,
+        body: &crate::model::Block,
+    ) -> Vec<State> {
+        let mut next = Vec::new();
+        for mut s in states {
+            if !s.running() {
+                next.push(s);
+                continue;
+            }
+            bind_targets(&mut s, targets, item);
+            for mut after in self.exec_block(s, body) {
+                if after.status == Status::LeftLoop {
+                    after.status = Status::Running;
+                }
+                next.push(after);
+            }
+        }
+        next
     }
 
     /// The body run once per item of `list`, the paths joined after each item; `None`
@@ -2266,20 +2277,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let (start, cut) = (self.steps, self.cut);
         let mut states = vec![st];
         for element in list {
-            let mut next = Vec::new();
-            for mut s in states {
-                if !s.running() {
-                    next.push(s);
-                    continue;
-                }
-                bind_targets(&mut s, targets, element);
-                for mut after in self.exec_block(s, body) {
-                    if after.status == Status::LeftLoop {
-                        after.status = Status::Running;
-                    }
-                    next.push(after);
-                }
-            }
+            let next = self.loop_item(states, targets, element, body);
             states = super::limit(next, &mut self.cut);
             if self.steps.saturating_sub(start) > allowance || states.iter().all(|s| !s.running()) {
                 break;

@@ -38,7 +38,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                 json_tags(ctx, item, facts);
                 struct_field_types(ctx, item, facts);
             }
-            "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module),
+            "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module, true),
             _ => {}
         }
     }
@@ -176,7 +176,7 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
     }
 }
 
-fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
+fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block, module: bool) {
     // In a `const` block a spec without values repeats the last one's, with `iota`
     // counting the specs (`KindA Kind = iota`, `KindB`, ...).
     let constants = node.kind() == "const_declaration";
@@ -200,6 +200,11 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
             ctx.iota = i64::try_from(index).ok();
         }
         if values.is_empty() {
+            // A package-level `var mode string` is set while the program runs (by a
+            // flag, `init`, `main`): its zero value is not what the server sees.
+            if module {
+                continue;
+            }
             // `var rpcErr *RPCError`: a variable starts as its type's zero value.
             let zero =
                 spec.child_by_field_name("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
@@ -413,7 +418,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
             }
         }
         "short_var_declaration" | "assignment_statement" => assignment(ctx, node, facts, out),
-        "var_declaration" | "const_declaration" => declaration(ctx, node, facts, out),
+        "var_declaration" | "const_declaration" => declaration(ctx, node, facts, out, false),
         "return_statement" => {
             let values: Vec<Node> = node.named_child(0).map(children).unwrap_or_default();
             let value = match values.as_slice() {
