@@ -1417,11 +1417,15 @@ impl<'a> Program<'a> {
         }
         let mut closure = from;
         while let Some(outer) = self.outer[closure] {
-            match self.bindings_within(outer, name).as_slice() {
-                [(id, value)] if *id == outer => return Some(*value),
-                [] if !self.holds_value(outer, name) => closure = outer,
-                _ => return None,
+            // Only a function that binds the name (its own local) can bind it once.
+            if !self.holds_value(outer, name) {
+                closure = outer;
+                continue;
             }
+            return match self.bindings_within(outer, name).as_slice() {
+                [(id, value)] if *id == outer => Some(*value),
+                _ => None,
+            };
         }
         None
     }
