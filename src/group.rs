@@ -561,13 +561,14 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
     found.flatten()
 }
 
-/// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
-/// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
-/// callback: `(receiver, parameter position, callback)`.
+/// The callbacks handed, and the calls that hand something the scan cannot name.
 type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>);
 
-/// The callbacks handed (taker, position, callback, caller), and the calls that
-/// hand a taker something at a callback position the scan cannot name (taker, caller).
+/// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
+/// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
+/// callback: `(receiver, parameter position, callback, the caller that hands it)`;
+/// and `(receiver, caller)` where the caller hands it, at such a position, a function
+/// the scan cannot name (a handler imported from a package).
 fn callbacks(prog: &Program) -> Handed {
     let n = prog.functions.len();
     let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
