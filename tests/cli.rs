@@ -429,6 +429,31 @@ fn deep_nesting_is_skipped_with_a_reason() {
     assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
 }
 
+#[test]
+fn deep_go_item_literals_are_skipped_with_a_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Items written without their type nest as literals of literals (`[][]T{{..}}`).
+    let deep = format!(
+        "package main\n\n// jsonrpc\nvar x = {}T\n{}{}\n",
+        "[]".repeat(2_000),
+        "{\n".repeat(2_000),
+        "}\n".repeat(2_000)
+    );
+    std::fs::write(dir.path().join("deep.go"), deep).expect("write");
+    std::fs::copy("fixtures/python/correct_stdio/server.py", dir.path().join("server.py")).expect("copy");
+    let out = cmd()
+        .args(["--format", "json"])
+        .arg(dir.path())
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let skipped = report["skipped_files"].to_string();
+    assert!(skipped.contains("deep.go") && skipped.contains("nested more than"), "{skipped}");
+    assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
+}
+
 /// An unreadable folder and an unreadable file are listed with the reason and
 /// the rest is judged. Permissions do not bind root, so as root the scan runs as
 /// `nobody` through util-linux `setpriv`.

@@ -234,6 +234,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .into_iter()
                 .map(|(s, v)| {
                     let is = match &v {
+                        Value::Instance(..) if class == crate::lower::STRICT_NULL => Some(false),
                         Value::Instance(own, ..) => self.instance_of(own, class),
                         other => other.is_a(class),
                     };

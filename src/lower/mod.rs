@@ -869,16 +869,16 @@ pub fn exit(printed: Option<Expr>, span: Span) -> Expr {
     Expr::Block(block)
 }
 
+/// The class an `IsA` test names for JavaScript's `x === null`: null itself, not an
+/// absent member (undefined).
+pub const STRICT_NULL: &str = "null";
+
 /// The made-up name of a function written inside an expression (a closure, a lambda,
 /// an arrow function): where it starts, `__fn_<line>_<column>`.
 pub fn anonymous_name(node: Node) -> String {
     let p = node.start_position();
     format!("{ANONYMOUS}{}_{}", p.row + 1, p.column + 1)
 }
-
-/// The class an `IsA` test names for JavaScript's `x === null`: null itself, not an
-/// absent member (undefined).
-pub const STRICT_NULL: &str = "null";
 
 /// The prefix of [`anonymous_name`]s.
 pub const ANONYMOUS: &str = "__fn_";

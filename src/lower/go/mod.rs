@@ -889,7 +889,7 @@ fn item_type<'t>(ty: Option<Node<'t>>, keyed: bool) -> Option<Node<'t>> {
 fn literal_item(ctx: &mut Ctx, v: Node, ty: Option<Node>, facts: &mut FileFacts) -> Expr {
     if v.kind() == "literal_value" {
         let span = ctx.span(v);
-        return literal(ctx, v, ty, span, facts);
+        return ctx.nested(Expr::unknown, |ctx| literal(ctx, v, ty, span, facts));
     }
     expr(ctx, v, facts)
 }
