@@ -386,6 +386,9 @@ pub struct Function {
     /// Parameters declared with a type that excludes null (PHP `string $id`): a call
     /// that passes null to one raises a TypeError instead of running the body.
     pub non_null: Vec<String>,
+    /// Parameters the function gets a copy of, so that an element it writes
+    /// (`$context['k'] = v`) is its own: PHP's, unless taken by reference (`&$x`).
+    pub copied: Vec<String>,
     /// Parameters declared with one named type (`MemoryServer $server`, `router:
     /// SessionRouter`, `r *Router`): `(name, type)`; a method called on one is that type's.
     pub param_types: Vec<(String, String)>,
@@ -429,6 +432,7 @@ impl Function {
             params,
             defaults: Vec::new(),
             non_null: Vec::new(),
+            copied: Vec::new(),
             param_types: Vec::new(),
             body,
             span,

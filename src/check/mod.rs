@@ -251,9 +251,7 @@ impl ProbeRun {
                     value = inner.as_ref();
                 }
                 match value {
-                    Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => {
-                        Some(h.span)
-                    }
+                    Value::Http(h) if matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty()) => Some(h.span),
                     _ => written(p),
                 }
             })
@@ -600,11 +598,16 @@ impl<'p, 'a> ServerView<'p, 'a> {
             // HTTP handler of a host the scan cannot see (a plugin's web endpoint). In a
             // file of a web framework the scan knows, what is served is mounted where the
             // scan sees it: an unmounted handler there is not served.
+            let php = self.prog.file_of(entry.function).language == Language::Php;
             let answers_http = entry.http
                 || (!entry.transport
                     && !self.prog.file_of(entry.function).web_framework
-                    && outs.iter().any(|o| o.saw_message && !o.raised && o.value.as_http().is_some()));
-            let output_is_body = answers_http && self.prog.file_of(entry.function).language == Language::Php;
+                    && outs.iter().any(|o| {
+                        o.saw_message
+                            && !o.raised
+                            && (o.value.as_http().is_some() || (php && sets_http_status(o)))
+                    }));
+            let output_is_body = answers_http && php;
             let writes_answer = entry.http && self.prog.function(entry.function).http_connection;
             for outcome in outs {
                 paths.push(PathRun {
@@ -698,7 +701,9 @@ impl<'p, 'a> ServerView<'p, 'a> {
     /// one that answers `initialize` with HTTP responses (see [`ServerView::run_probe`]).
     pub fn serves_http(&self) -> bool {
         self.server.entries.iter().any(|e| e.http)
-            || self.probe(Probe::request("initialize")).paths.iter().any(|p| p.http)
+            || [Probe::request("initialize"), Probe::notification("notifications/initialized")]
+                .into_iter()
+                .any(|probe| self.probe(probe).paths.iter().any(|p| p.http))
     }
 
     /// The 2024-11-05 HTTP+SSE transport: where the server sends its `endpoint` event,
@@ -964,6 +969,21 @@ fn blind_reason(v: &ServerView, at: Span, probe: &Probe) -> String {
             format!("`{}`", probe.method)
         }
     )
+}
+
+/// Whether a PHP path sets the status of the HTTP response being sent
+/// (`http_response_code(202)` before the body is returned or echoed): PHP's status is
+/// the script's, whoever calls it.
+fn sets_http_status(o: &crate::interp::Outcome) -> bool {
+    o.effects.iter().any(|e| match e {
+        crate::value::Effect::Emit { value: Value::Unknown(parts), .. } => {
+            parts.iter().any(|p| matches!(p, Value::Http(h) if h.status != crate::value::HttpStatus::Unset))
+        }
+        crate::value::Effect::Emit { value: Value::Http(h), .. } => {
+            h.status != crate::value::HttpStatus::Unset
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]

@@ -2012,7 +2012,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             return vec![(s, Value::unknown())];
         }
         let callee_params = &self.prog.function(id).params;
-        let caller_params = &self.prog.function(self.here()).params;
+        let caller = self.prog.function(self.here());
         let mut out = Vec::new();
         for o in outcomes.iter() {
             let mut s2 = s.clone();
@@ -2041,7 +2041,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                     Effect::Wrote { target, value, span: at } => {
                         let write = (target.as_str(), value, *at);
-                        super::take_write(&mut s2, write, callee_params, renames, caller_params)
+                        super::take_write(&mut s2, write, callee_params, renames, caller)
                     }
                     other => s2.effects.push(other.clone()),
                 }

@@ -734,7 +734,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, value)
                 .into_iter()
                 .map(|(mut s, v)| {
-                    if writes_parameter(target, &self.prog.function(self.here()).params) {
+                    if writes_parameter(target, self.prog.function(self.here())) {
                         s.effects.push(Effect::Wrote {
                             target: target.clone(),
                             value: v.clone(),
@@ -903,9 +903,14 @@ fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span)
 pub(super) const CAPTURED_WRITE: &str = "\u{1}captured:";
 
 /// Whether `target` writes a member of one of the function's parameters (`self` aside).
-fn writes_parameter(target: &str, params: &[String]) -> bool {
+fn writes_parameter(target: &str, f: &crate::model::Function) -> bool {
     let (base, keys) = split_target(target);
-    !keys.is_empty() && !matches!(base, "self" | "this" | "$this" | "cls") && params.iter().any(|p| p == base)
+    // An element written on a parameter passed as a copy stays in the function.
+    let copy = target.contains('[') && f.copied.iter().any(|p| p == base);
+    !keys.is_empty()
+        && !matches!(base, "self" | "this" | "$this" | "cls")
+        && f.params.iter().any(|p| p == base)
+        && !copy
 }
 
 impl Interp<'_, '_> {
@@ -974,7 +979,7 @@ fn take_write(
     write: (&str, &Value, Span),
     callee_params: &[String],
     renames: &[(String, String)],
-    caller_params: &[String],
+    caller: &crate::model::Function,
 ) {
     let (target, value, span) = write;
     let (base, _) = split_target(target);
@@ -986,7 +991,7 @@ fn take_write(
     if s.env.contains_key(var.as_str()) {
         assign(&mut s.env, &target, value.clone(), span);
     }
-    if caller_params.iter().any(|p| p == var) {
+    if writes_parameter(&target, caller) {
         s.effects.push(Effect::Wrote { target, value: value.clone(), span });
     }
 }

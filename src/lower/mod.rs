@@ -314,6 +314,8 @@ pub struct Params {
     pub names: Vec<String>,
     pub defaults: Vec<(String, Expr)>,
     pub non_null: Vec<String>,
+    /// Parameters passed as a copy (see [`crate::model::Function::copied`]).
+    pub copied: Vec<String>,
     /// Parameters declared with a class type: `(name, class)`.
     pub types: Vec<(String, String)>,
     /// A Rust associated function: no `self` among them.
@@ -369,6 +371,7 @@ pub fn push_function(
         params: params.names,
         defaults: params.defaults,
         non_null: params.non_null,
+        copied: params.copied,
         param_types: params.types,
         body,
         span: ctx.span(node),
@@ -460,6 +463,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         params: Vec::new(),
         defaults: Vec::new(),
         non_null: Vec::new(),
+        copied: Vec::new(),
         param_types: Vec::new(),
         body,
         span: ctx.span(root),

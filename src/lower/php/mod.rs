@@ -347,6 +347,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         } else if excludes_null(ctx, p) {
             params.non_null.push(name.clone());
         }
+        // PHP passes arrays by value: an element written on a parameter not taken by
+        // reference is the callee's own copy.
+        if p.kind() == "simple_parameter" && !children(p).iter().any(|c| c.kind() == "reference_modifier") {
+            params.copied.push(name.clone());
+        }
         params.names.push(name);
     }
     let b = node.child_by_field_name("body");
