@@ -23,10 +23,21 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.touched_method = false;
         self.touched_prefix = false;
         self.touched_blind = false;
+        // A test of the message stored ahead of the branch (`if is_notification`).
+        let mut stored = (false, false);
+        if !st.tests.is_empty() {
+            cond.walk(&mut |e| {
+                if let Expr::Var(name) = e
+                    && let Some(&(id, method)) = st.tests.get(name)
+                {
+                    stored = (stored.0 | id, stored.1 | method);
+                }
+            });
+        }
         let results = self.eval(st, cond);
         let touched = Touched {
-            id: self.touched_id,
-            method: self.touched_method,
+            id: self.touched_id | stored.0,
+            method: self.touched_method | stored.1,
             prefix: self.touched_prefix,
             blind: self.touched_blind,
         };

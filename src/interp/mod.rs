@@ -204,6 +204,10 @@ struct State {
     /// A branch on an MCP method name was taken here on a value the scan could not
     /// compute (the name went through a call it cannot follow): every arm is a guess.
     blind: Option<Span>,
+    /// Variables holding a test of the message made ahead of the branch on it
+    /// (`let is_notification = request.id.is_none();`): whether each read its id and
+    /// its method. A branch on one looks at the message as the test written in place would.
+    tests: BTreeMap<String, (bool, bool)>,
 }
 
 impl State {
@@ -221,6 +225,7 @@ impl State {
             route: Vec::new(),
             version_checked: false,
             blind: None,
+            tests: BTreeMap::new(),
         }
     }
     /// Records a method decision; long routes keep their start.
@@ -730,25 +735,41 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     fn exec_stmt(&mut self, st: State, stmt: &Stmt) -> Vec<State> {
         match stmt {
-            Stmt::Assign { target, value, span } => self
-                .eval(st, value)
-                .into_iter()
-                .map(|(mut s, v)| {
-                    if writes_parameter(target, self.prog.function(self.here())) {
-                        s.effects.push(Effect::Wrote {
-                            target: target.clone(),
-                            value: v.clone(),
-                            span: *span,
-                        });
-                    } else if let Some(write) = self.captured_write(target, &v, *span) {
-                        // `ctx.response = reply` in a closure the outer function handed
-                        // on: the outer function's variable, however deep it is called.
-                        s.effects.push(write);
-                    }
-                    assign(&mut s.env, target, v, *span);
-                    s
-                })
-                .collect(),
+            Stmt::Assign { target, value, span } => {
+                let outer = (self.touched_id, self.touched_method);
+                self.touched_id = false;
+                self.touched_method = false;
+                let results = self.eval(st, value);
+                let read = (self.touched_id, self.touched_method);
+                self.touched_id |= outer.0;
+                self.touched_method |= outer.1;
+                let plain = !target.contains(['.', '[']);
+                results
+                    .into_iter()
+                    .map(|(mut s, v)| {
+                        if plain {
+                            if (read.0 || read.1) && matches!(v, Value::Bool(_)) {
+                                s.tests.insert(target.clone(), read);
+                            } else {
+                                s.tests.remove(target);
+                            }
+                        }
+                        if writes_parameter(target, self.prog.function(self.here())) {
+                            s.effects.push(Effect::Wrote {
+                                target: target.clone(),
+                                value: v.clone(),
+                                span: *span,
+                            });
+                        } else if let Some(write) = self.captured_write(target, &v, *span) {
+                            // `ctx.response = reply` in a closure the outer function handed
+                            // on: the outer function's variable, however deep it is called.
+                            s.effects.push(write);
+                        }
+                        assign(&mut s.env, target, v, *span);
+                        s
+                    })
+                    .collect()
+            }
             Stmt::Expr(e) => self.eval(st, e).into_iter().map(|(s, _)| s).collect(),
             Stmt::Return { value, .. } => match value {
                 Some(e) => self
