@@ -1787,6 +1787,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 && let [Value::Str(ty), Value::Str(how), decoded] = vals.as_slice()
             {
                 let mut s = s;
+                // A framework's extractor: refused with this status (see `DECODE_REJECTS`).
+                let rejects: Option<u16> =
+                    how.strip_prefix(crate::lower::DECODE_REJECTS).and_then(|status| status.parse().ok());
                 // An enum tagged by `method`: the variant the probe's method names, or a
                 // decoding error when none does (and no `#[serde(other)]` variant).
                 if let Some(Expr::Object { entries, .. }) = self.prog.global(
@@ -1803,7 +1806,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                     let v = match variant {
                         Some((_, Expr::Str(name))) => {
                             let variant = Value::Variant(name.clone(), Some(Rc::new(Value::Message)));
-                            Value::Variant("Ok".into(), Some(Rc::new(variant)))
+                            if rejects.is_some() {
+                                variant
+                            } else {
+                                Value::Variant("Ok".into(), Some(Rc::new(variant)))
+                            }
+                        }
+                        _ if let Some(status) = rejects => {
+                            s.status = Status::Returned(refused_by_extractor(status, span));
+                            Value::unknown()
                         }
                         _ => Value::Variant("Err".into(), Some(Rc::new(Value::unknown()))),
                     };
@@ -1813,7 +1824,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 if !self.probe.has_id && self.prog.requires_id(ty, self.here()) {
                     s.saw_message = true;
                     self.touched_id = true;
-                    if how == "raise" {
+                    if let Some(status) = rejects {
+                        s.status = Status::Returned(refused_by_extractor(status, span));
+                        out.push((s, Value::unknown()));
+                    } else if how == "raise" {
                         s.status = Status::Raised(Value::unknown());
                         out.push((s, Value::unknown()));
                     } else {
@@ -2951,4 +2965,14 @@ fn names_method_blindly(l: &Value, r: &Value) -> bool {
     let method = |v: &Value| matches!(v, Value::Str(m) if names_a_method(m));
     let unknown = |v: &Value| matches!(v, Value::Unknown(_));
     method(l) && unknown(r) || method(r) && unknown(l)
+}
+
+/// What a framework's JSON extractor answers a body it cannot decode into the
+/// handler's type (axum's 422, actix-web's 400): the handler never runs.
+fn refused_by_extractor(status: u16, span: Span) -> Value {
+    Value::Http(Rc::new(crate::value::HttpValue {
+        status: crate::value::HttpStatus::Code(status),
+        body: Some(Value::Str("Failed to deserialize the JSON body into the target type".into())),
+        span,
+    }))
 }

@@ -29,6 +29,10 @@ pub const EMIT: &str = "mcp-conform/emit";
 /// `(type, how it fails, message)`. A type with a required `id` member fails to decode
 /// a notification: as `Err` (serde, `"err"`) or by raising (pydantic, `"raise"`).
 pub const DECODE_AS: &str = "mcp-conform/decode-as";
+/// How [`DECODE_AS`] fails for a framework's extractor (axum's and actix-web's
+/// `Json<T>`), followed by the status (`reject422`): the request is refused with it
+/// before the handler runs, and the handler gets the value itself, not a result.
+pub const DECODE_REJECTS: &str = "reject";
 /// A built-in: an object of a Go type with methods built empty (`&StdoutSender{}`),
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.

@@ -181,12 +181,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                 types.push((name.clone(), ctx.text(named).to_string()));
             }
         }
+        // The type the extractor decodes into (`Json<RpcRequest>`'s `RpcRequest`).
+        let decoded_type = || c.child_by_field_name("type").and_then(|t| extractor_type(ctx.text(t)));
         if pattern.kind() == "tuple_struct_pattern"
             && pattern.child_by_field_name("type").is_some_and(|t| {
                 frameworks::JSON_EXTRACTORS.contains(&crate::lower::last_segment(ctx.text(t)))
             })
         {
-            decoded_params.push(name.clone());
+            decoded_params.push((name.clone(), decoded_type()));
         }
         // `body: web::Json<RpcRequest>`: the extractor derefs to the decoded body, and
         // `body.into_inner()` is it.
@@ -198,7 +200,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                         .contains(&crate::lower::last_segment(full.split('<').next().unwrap_or(full)))
             })
         {
-            decoded_params.push(name.clone());
+            decoded_params.push((name.clone(), decoded_type()));
         }
         params.push(name);
     }
@@ -227,16 +229,62 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         },
         |ctx, facts| {
             let span = ctx.span(node);
-            let mut out: Block = decoded_params
-                .into_iter()
-                .map(|p| Stmt::Assign { target: p, value: Expr::Message(Vec::new()), span })
-                .collect();
+            let mut out = decoded_prelude(decoded_params, span);
             let outer = std::mem::replace(&mut ctx.request_params, request_params);
             out.extend(body.map(|b| block(ctx, b, facts)).unwrap_or_default());
             ctx.request_params = outer;
             out
         },
     );
+}
+
+/// The parameters a JSON extractor decodes the message into, bound before the body
+/// runs. A body the extractor cannot decode into its type (a notification, for a type
+/// whose `id` is required) is refused before the handler runs.
+fn decoded_prelude(decoded: Vec<(String, Option<String>)>, span: Span) -> Block {
+    decoded
+        .into_iter()
+        .map(|(p, ty)| {
+            let value = match ty {
+                Some(ty) => {
+                    // actix-web's `web::Json` answers a body it cannot decode with 400;
+                    // axum's `Json` with 422.
+                    let (ty, status) = match ty.strip_prefix(ACTIX_EXTRACTED) {
+                        Some(ty) => (ty.to_string(), 400),
+                        None => (ty, 422),
+                    };
+                    Expr::Call {
+                        callee: crate::lower::DECODE_AS.into(),
+                        receiver: None,
+                        args: vec![
+                            Expr::Str(ty),
+                            Expr::Str(format!("{}{status}", crate::lower::DECODE_REJECTS)),
+                            Expr::Message(Vec::new()),
+                        ],
+                        span,
+                    }
+                }
+                None => Expr::Message(Vec::new()),
+            };
+            Stmt::Assign { target: p, value, span }
+        })
+        .collect()
+}
+
+/// Marks the type an actix-web extractor (`web::Json<T>`) decodes into.
+const ACTIX_EXTRACTED: &str = "web::";
+
+/// The type a JSON extractor decodes into, when it is one named type of the code's
+/// own (`Json<RpcRequest>`, `web::Json<types::Call>`); not `Json<Value>`. actix-web's
+/// is marked with [`ACTIX_EXTRACTED`].
+fn extractor_type(full: &str) -> Option<String> {
+    let (extractor, inner) = full.split_once('<')?;
+    let inner = inner.strip_suffix('>')?.trim();
+    let name = crate::lower::last_segment(inner);
+    let plain =
+        !inner.contains(['<', ',', '(', '[', '&']) && name.starts_with(|c: char| c.is_ascii_uppercase());
+    let actix = if extractor.contains("web::") { ACTIX_EXTRACTED } else { "" };
+    (plain && name != "Value").then(|| format!("{actix}{name}"))
 }
 
 /// The name a parameter binds: `mut req` binds `req`, and an extractor's pattern
@@ -624,19 +672,37 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Block(stmts)
         }
         "closure_expression" if ctx.lift == Some(node.id()) => {
-            let params = node
+            let nodes: Vec<Node> = node
                 .child_by_field_name("parameters")
-                .map(|p| {
-                    children(p)
-                        .into_iter()
-                        .filter(|c| c.is_named())
-                        .map(|c| c.child_by_field_name("pattern").unwrap_or(c))
-                        .map(|c| param_name(ctx, c))
-                        .collect()
-                })
+                .map(|p| children(p).into_iter().filter(|c| c.is_named()).collect())
                 .unwrap_or_default();
+            let params = nodes
+                .iter()
+                .map(|c| c.child_by_field_name("pattern").unwrap_or(*c))
+                .map(|c| param_name(ctx, c))
+                .collect();
+            // `move |Json(request): Json<Rpc>| async move { .. }` as an axum route.
+            let decoded: Vec<(String, Option<String>)> = nodes
+                .iter()
+                .filter(|c| c.kind() == "parameter")
+                .filter_map(|c| {
+                    let pattern = c.child_by_field_name("pattern")?;
+                    let ty = c.child_by_field_name("type")?;
+                    let extractor = crate::lower::last_segment(ctx.text(ty).split('<').next().unwrap_or(""));
+                    (pattern.kind() == "tuple_struct_pattern"
+                        && frameworks::JSON_EXTRACTORS.contains(&extractor))
+                    .then(|| (param_name(ctx, pattern), extractor_type(ctx.text(ty))))
+                })
+                .collect();
             ctx.lift = None;
             let body = sub(ctx, node, "body", facts);
+            let body = if decoded.is_empty() {
+                body
+            } else {
+                let mut stmts = decoded_prelude(decoded, span);
+                stmts.push(Stmt::Yield(body));
+                Expr::Block(stmts)
+            };
             ctx.closure(node, params, body)
         }
         // A closure's body is taken where the closure is written (spawned tasks, callbacks).
