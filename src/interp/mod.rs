@@ -610,7 +610,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         // Null passed where the declared type excludes it (PHP `setId(string $id)` given
         // a notification's missing id): a TypeError, raised before the body runs.
-        let type_error = f.non_null.iter().any(|p| matches!(env.get(p), Some(Value::Null | Value::NoId)));
+        let type_error = f.marked.iter().any(|(p, m)| {
+            *m == crate::model::ParamMark::NonNull && matches!(env.get(p), Some(Value::Null | Value::NoId))
+        });
         // A method called on an instance gets it as its last argument: `self`/`this`.
         let has_self = key.1.len() == f.params.len() + 1
             && (matches!(key.1.last(), Some(Value::Instance(..)))
@@ -927,7 +929,7 @@ pub(super) const CAPTURED_WRITE: &str = "\u{1}captured:";
 fn writes_parameter(target: &str, f: &crate::model::Function) -> bool {
     let (base, keys) = split_target(target);
     // An element written on a parameter passed as a copy stays in the function.
-    let copy = target.contains('[') && f.copied.iter().any(|p| p == base);
+    let copy = target.contains('[') && f.marks(base, crate::model::ParamMark::Copied);
     !keys.is_empty()
         && !matches!(base, "self" | "this" | "$this" | "cls")
         && f.params.iter().any(|p| p == base)

@@ -374,8 +374,11 @@ pub fn push_function(
         owner: owner.map(str::to_string),
         params: params.names,
         defaults: params.defaults,
-        non_null: params.non_null,
-        copied: params.copied,
+        marked: {
+            use crate::model::ParamMark;
+            let mark = |names: Vec<String>, m: ParamMark| names.into_iter().map(move |n| (n, m));
+            mark(params.non_null, ParamMark::NonNull).chain(mark(params.copied, ParamMark::Copied)).collect()
+        },
         param_types: params.types,
         body,
         span: ctx.span(node),
@@ -466,8 +469,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         owner: None,
         params: Vec::new(),
         defaults: Vec::new(),
-        non_null: Vec::new(),
-        copied: Vec::new(),
+        marked: Vec::new(),
         param_types: Vec::new(),
         body,
         span: ctx.span(root),
