@@ -409,12 +409,11 @@ fn a_server_in_a_file_named_in_latin_1_is_read() {
     assert_eq!(servers[0]["checks"][0]["verdict"], "fail", "the server answers notifications");
 }
 
-#[test]
-fn deep_nesting_is_skipped_with_a_reason() {
+/// A deeply nested file beside a correct server: the file is skipped as nested too
+/// deep, and the server is still judged.
+fn assert_deep_file_skipped(name: &str, text: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
-    // One bracket per line: deep, but not minified (that is another skip reason).
-    let deep = format!("# jsonrpc\nx = {}{}\n", "[\n".repeat(100_000), "]\n".repeat(100_000));
-    std::fs::write(dir.path().join("deep.py"), deep).expect("write");
+    std::fs::write(dir.path().join(name), text).expect("write");
     std::fs::copy("fixtures/python/correct_stdio/server.py", dir.path().join("server.py")).expect("copy");
     let out = cmd()
         .args(["--format", "json"])
@@ -425,13 +424,19 @@ fn deep_nesting_is_skipped_with_a_reason() {
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let skipped = report["skipped_files"].to_string();
-    assert!(skipped.contains("deep.py") && skipped.contains("nested more than"), "{skipped}");
+    assert!(skipped.contains(name) && skipped.contains("nested more than"), "{skipped}");
     assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
 }
 
 #[test]
+fn deep_nesting_is_skipped_with_a_reason() {
+    // One bracket per line: deep, but not minified (that is another skip reason).
+    let deep = format!("# jsonrpc\nx = {}{}\n", "[\n".repeat(100_000), "]\n".repeat(100_000));
+    assert_deep_file_skipped("deep.py", &deep);
+}
+
+#[test]
 fn deep_go_item_literals_are_skipped_with_a_reason() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // Items written without their type nest as literals of literals (`[][]T{{..}}`).
     let deep = format!(
         "package main\n\n// jsonrpc\nvar x = {}T\n{}{}\n",
@@ -439,19 +444,7 @@ fn deep_go_item_literals_are_skipped_with_a_reason() {
         "{\n".repeat(2_000),
         "}\n".repeat(2_000)
     );
-    std::fs::write(dir.path().join("deep.go"), deep).expect("write");
-    std::fs::copy("fixtures/python/correct_stdio/server.py", dir.path().join("server.py")).expect("copy");
-    let out = cmd()
-        .args(["--format", "json"])
-        .arg(dir.path())
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    let skipped = report["skipped_files"].to_string();
-    assert!(skipped.contains("deep.go") && skipped.contains("nested more than"), "{skipped}");
-    assert_eq!(report["servers"][0]["path"], "server.py", "the rest of the scan goes on");
+    assert_deep_file_skipped("deep.go", &deep);
 }
 
 /// An unreadable folder and an unreadable file are listed with the reason and

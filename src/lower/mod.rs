@@ -318,7 +318,7 @@ pub struct Params {
     pub names: Vec<String>,
     pub defaults: Vec<(String, Expr)>,
     pub non_null: Vec<String>,
-    /// Parameters passed as a copy (see [`crate::model::Function::copied`]).
+    /// Parameters passed as a copy (see [`crate::model::ParamMark::Copied`]).
     pub copied: Vec<String>,
     /// Parameters declared with a class type: `(name, class)`.
     pub types: Vec<(String, String)>,

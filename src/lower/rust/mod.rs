@@ -181,26 +181,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                 types.push((name.clone(), ctx.text(named).to_string()));
             }
         }
-        // The type the extractor decodes into (`Json<RpcRequest>`'s `RpcRequest`).
-        let decoded_type = || c.child_by_field_name("type").and_then(|t| extractor_type(ctx.text(t)));
-        if pattern.kind() == "tuple_struct_pattern"
-            && pattern.child_by_field_name("type").is_some_and(|t| {
-                frameworks::JSON_EXTRACTORS.contains(&crate::lower::last_segment(ctx.text(t)))
-            })
-        {
-            decoded_params.push((name.clone(), decoded_type()));
-        }
-        // `body: web::Json<RpcRequest>`: the extractor derefs to the decoded body, and
-        // `body.into_inner()` is it.
-        if pattern.kind() == "identifier"
-            && c.child_by_field_name("type").is_some_and(|t| {
-                let full = ctx.text(t);
-                full.contains('<')
-                    && frameworks::JSON_EXTRACTORS
-                        .contains(&crate::lower::last_segment(full.split('<').next().unwrap_or(full)))
-            })
-        {
-            decoded_params.push((name.clone(), decoded_type()));
+        if let Some(decoded) = json_extracted(ctx, c) {
+            decoded_params.push(decoded);
         }
         params.push(name);
     }
@@ -238,32 +220,47 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     );
 }
 
+/// A parameter a JSON extractor decodes the body into: its name, and the type of the
+/// code's own it decodes into with the status the framework refuses a body that does
+/// not decode (see [`extractor_type`]). `Json(body): Json<T>` (axum, actix-web's
+/// `web::Json(body)`), and `body: web::Json<T>`, which derefs to the decoded body
+/// (`body.into_inner()` is it).
+type Extracted = (String, Option<(String, u16)>);
+
+fn json_extracted(ctx: &Ctx, param: Node) -> Option<Extracted> {
+    let pattern = param.child_by_field_name("pattern")?;
+    let ty = param.child_by_field_name("type")?;
+    let full = ctx.text(ty);
+    let extractor = |text: &str| {
+        frameworks::JSON_EXTRACTORS
+            .contains(&crate::lower::last_segment(text.split('<').next().unwrap_or(text)))
+    };
+    let extracted = match pattern.kind() {
+        "tuple_struct_pattern" => pattern.child_by_field_name("type").is_some_and(|t| extractor(ctx.text(t))),
+        "identifier" => full.contains('<') && extractor(full),
+        _ => false,
+    };
+    extracted.then(|| (param_name(ctx, pattern), extractor_type(full)))
+}
+
 /// The parameters a JSON extractor decodes the message into, bound before the body
 /// runs. A body the extractor cannot decode into its type (a notification, for a type
 /// whose `id` is required) is refused before the handler runs.
-fn decoded_prelude(decoded: Vec<(String, Option<String>)>, span: Span) -> Block {
+fn decoded_prelude(decoded: Vec<Extracted>, span: Span) -> Block {
     decoded
         .into_iter()
-        .map(|(p, ty)| {
-            let value = match ty {
-                Some(ty) => {
-                    // actix-web's `web::Json` answers a body it cannot decode with 400;
-                    // axum's `Json` with 422.
-                    let (ty, status) = match ty.strip_prefix(ACTIX_EXTRACTED) {
-                        Some(ty) => (ty.to_string(), 400),
-                        None => (ty, 422),
-                    };
-                    Expr::Call {
-                        callee: crate::lower::DECODE_AS.into(),
-                        receiver: None,
-                        args: vec![
-                            Expr::Str(ty),
-                            Expr::Str(format!("{}{status}", crate::lower::DECODE_REJECTS)),
-                            Expr::Message(Vec::new()),
-                        ],
-                        span,
-                    }
-                }
+        .map(|(p, typed)| {
+            let value = match typed {
+                Some((ty, status)) => Expr::Call {
+                    callee: crate::lower::DECODE_AS.into(),
+                    receiver: None,
+                    args: vec![
+                        Expr::Str(ty),
+                        Expr::Str(format!("{}{status}", crate::lower::DECODE_REJECTS)),
+                        Expr::Message(Vec::new()),
+                    ],
+                    span,
+                },
                 None => Expr::Message(Vec::new()),
             };
             Stmt::Assign { target: p, value, span }
@@ -271,20 +268,18 @@ fn decoded_prelude(decoded: Vec<(String, Option<String>)>, span: Span) -> Block 
         .collect()
 }
 
-/// Marks the type an actix-web extractor (`web::Json<T>`) decodes into.
-const ACTIX_EXTRACTED: &str = "web::";
-
 /// The type a JSON extractor decodes into, when it is one named type of the code's
-/// own (`Json<RpcRequest>`, `web::Json<types::Call>`); not `Json<Value>`. actix-web's
-/// is marked with [`ACTIX_EXTRACTED`].
-fn extractor_type(full: &str) -> Option<String> {
+/// own (`Json<RpcRequest>`, `web::Json<types::Call>`; not `Json<Value>`), and the
+/// status the framework answers a body that does not decode into it: actix-web's
+/// `web::Json` 400, axum's `Json` 422.
+fn extractor_type(full: &str) -> Option<(String, u16)> {
     let (extractor, inner) = full.split_once('<')?;
     let inner = inner.strip_suffix('>')?.trim();
     let name = crate::lower::last_segment(inner);
     let plain =
         !inner.contains(['<', ',', '(', '[', '&']) && name.starts_with(|c: char| c.is_ascii_uppercase());
-    let actix = if extractor.contains("web::") { ACTIX_EXTRACTED } else { "" };
-    (plain && name != "Value").then(|| format!("{actix}{name}"))
+    let status = if extractor.contains("web::") { 400 } else { 422 };
+    (plain && name != "Value").then(|| (name.to_string(), status))
 }
 
 /// The name a parameter binds: `mut req` binds `req`, and an extractor's pattern
@@ -682,17 +677,10 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 .map(|c| param_name(ctx, c))
                 .collect();
             // `move |Json(request): Json<Rpc>| async move { .. }` as an axum route.
-            let decoded: Vec<(String, Option<String>)> = nodes
+            let decoded: Vec<Extracted> = nodes
                 .iter()
                 .filter(|c| c.kind() == "parameter")
-                .filter_map(|c| {
-                    let pattern = c.child_by_field_name("pattern")?;
-                    let ty = c.child_by_field_name("type")?;
-                    let extractor = crate::lower::last_segment(ctx.text(ty).split('<').next().unwrap_or(""));
-                    (pattern.kind() == "tuple_struct_pattern"
-                        && frameworks::JSON_EXTRACTORS.contains(&extractor))
-                    .then(|| (param_name(ctx, pattern), extractor_type(ctx.text(ty))))
-                })
+                .filter_map(|c| json_extracted(ctx, *c))
                 .collect();
             ctx.lift = None;
             let body = sub(ctx, node, "body", facts);
