@@ -86,6 +86,12 @@ pub struct Program<'a> {
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// Functions kept in a field by a setter (see [`Program::stored_callback`]).
     stored: std::sync::OnceLock<StoredCallbacks<'a>>,
+    /// Per function, built when first asked: its assignments as (target, value),
+    /// sorted by target and in the order written within one (see [`Program::assignments`]).
+    assigns: Vec<std::sync::OnceLock<Vec<(&'a str, &'a Expr)>>>,
+    /// Per function, built when first asked: the functions written inside its text,
+    /// itself first (see `Program::bindings_within`).
+    within: Vec<std::sync::OnceLock<Vec<FnId>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// The entry arguments each thread is looking for (see `Program::entry_argument`).
@@ -489,6 +495,8 @@ impl<'a> Program<'a> {
             .filter(|(_, vars)| !vars.is_empty())
             .collect();
         let mut prog = Program {
+            assigns: (0..functions.len()).map(|_| std::sync::OnceLock::new()).collect(),
+            within: (0..functions.len()).map(|_| std::sync::OnceLock::new()).collect(),
             external_instances,
             values,
             outer,
@@ -1397,14 +1405,16 @@ impl<'a> Program<'a> {
 
     /// The assignments to `name` in `outer` and the functions written inside it.
     fn bindings_within(&self, outer: FnId, name: &str) -> Vec<(FnId, &'a Expr)> {
-        let o = self.function(outer).span;
-        (0..self.functions.len())
-            .filter(|&id| {
-                let i = self.function(id).span;
-                o.file == i.file && o.start <= i.start && i.end <= o.end
-            })
-            .flat_map(|id| self.assignments(id, name).into_iter().map(move |v| (id, v)))
-            .collect()
+        let within = self.within[outer].get_or_init(|| {
+            let o = self.function(outer).span;
+            (0..self.functions.len())
+                .filter(|&id| {
+                    let i = self.function(id).span;
+                    o.file == i.file && o.start <= i.start && i.end <= o.end
+                })
+                .collect()
+        });
+        within.iter().flat_map(|&id| self.assignments(id, name).into_iter().map(move |v| (id, v))).collect()
     }
 
     /// The one value a function around `from` binds `name` to, however `from` is
@@ -1432,15 +1442,19 @@ impl<'a> Program<'a> {
 
     /// The values a function assigns to a name of its own, in order.
     pub fn assignments(&self, id: FnId, name: &str) -> Vec<&'a Expr> {
-        let mut found = Vec::new();
-        crate::model::walk_statements(&self.function(id).body, &mut |st| {
-            if let Stmt::Assign { target, value, .. } = st
-                && target == name
-            {
-                found.push(value);
-            }
+        let all = self.assigns[id].get_or_init(|| {
+            let mut all = Vec::new();
+            crate::model::walk_statements(&self.function(id).body, &mut |st| {
+                if let Stmt::Assign { target, value, .. } = st {
+                    all.push((target.as_str(), value));
+                }
+            });
+            // Stable: one target's values stay in the order written.
+            all.sort_by_key(|&(target, _)| target);
+            all
         });
-        found
+        let start = all.partition_point(|&(target, _)| target < name);
+        all[start..].iter().take_while(|&&(target, _)| target == name).map(|&(_, v)| v).collect()
     }
 
     /// What the one call of a function hands it at parameter `index`, when that is a

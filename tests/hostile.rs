@@ -149,6 +149,21 @@ fn an_analysis_over_its_work_budget_skips_what_it_could_not_finish() {
     );
 }
 
+/// A router matching `(verb, path)` tuples ahead of the MCP endpoint: a probe is
+/// POSTed to the endpoint, so the other routes' arms are not followed, and the server
+/// is judged within a work bound that following them would exceed (7,676 steps when
+/// they were followed, 1,904 now).
+#[test]
+fn routes_of_a_tuple_router_are_not_followed() {
+    let mut opts = ScanOptions::new(vec!["fixtures/rust/tcp_router_tuple_routes".into()]);
+    opts.analysis_steps = 4_000;
+    let report = mcp_conform::scan::scan(&opts).expect("scan runs");
+    let server = report.servers.first().expect("the server is found");
+    for check in &server.checks {
+        assert_eq!(check.verdict, mcp_conform::check::VerdictKind::Pass, "{}: {}", check.id, check.reason);
+    }
+}
+
 /// A server whose analysis outruns its time budget is not a hang: the scan ends,
 /// and no check passes on paths it did not finish following; the reason says so.
 #[test]

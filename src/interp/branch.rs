@@ -219,9 +219,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             // `case "/health":` on the request's path, in a router above the server: the
             // probes are POSTed to the server's endpoint, not to a route that never
             // reaches it.
-            let elsewhere = matches!(subject, Value::Unknown(_))
-                && !patterns.is_empty()
-                && patterns.iter().all(|p| matches!(p, Pattern::Str(r) if r.starts_with('/')))
+            // Also `("GET", "/status") =>` over `(method, path)`: a route in a tuple.
+            let elsewhere = !patterns.is_empty()
+                && patterns.iter().all(|p| is_route_pattern(subject, p))
                 && !self.leads_to_server(&arm.body);
             if elsewhere {
                 continue;
@@ -628,6 +628,21 @@ fn is_route_test(cond: &Expr) -> bool {
         Expr::Or(a, b) => is_route_test(a) && is_route_test(b),
         // `path.startsWith("/api")`.
         Expr::StartsWith { prefix, .. } => prefix.starts_with('/'),
+        _ => false,
+    }
+}
+
+/// Whether an arm's pattern names a route of the request's URL path the scan could
+/// not compute: `"/health"` on an unknown subject, or a tuple with such an element
+/// (`("GET", "/status")` over `(method, path)`).
+fn is_route_pattern(subject: &Value, pattern: &Pattern) -> bool {
+    let route = |p: &Pattern| matches!(p, Pattern::Str(r) if r.starts_with('/'));
+    match (subject, pattern) {
+        (Value::Unknown(_), Pattern::Str(_)) => route(pattern),
+        (Value::Unknown(_), Pattern::Tuple(parts)) => parts.iter().any(route),
+        (Value::Array(items), Pattern::Tuple(parts)) if items.len() == parts.len() => {
+            items.iter().zip(parts).any(|(item, part)| is_route_pattern(item, part))
+        }
         _ => false,
     }
 }
