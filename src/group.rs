@@ -804,7 +804,15 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
     let (handed, unnamed) = callbacks(prog);
-    let (calls, refs) = call_graph(prog, &handed);
+    let (mut calls, mut refs) = call_graph(prog, &handed);
+    // A vendored SDK's code was written without the repository's: a call there that
+    // resolves by name into the repository's own code (`$handler->handle(..)` meeting
+    // the plugin's `handle`) is a guess, not a caller, and puts the SDK above no server.
+    let vendored = |id: FnId| prog.file_of(id).sdk_library.is_some();
+    for from in (0..n).filter(|&f| vendored(f)) {
+        calls[from].retain(|&t| vendored(t));
+        refs[from].retain(|&t| vendored(t));
+    }
     // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
     // so a function that merely mounts a route handler is not a caller of it.
     let edges: Vec<Vec<FnId>> =
@@ -1067,7 +1075,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         if !own.iter().any(|&m| builds_reply(prog, m)) && own.iter().any(|&m| builds_request(prog, m)) {
             continue;
         }
-        let files: BTreeSet<u32> = members.iter().map(|&m| prog.function(m).span.file).collect();
+        // A vendored SDK's code that the server calls is the SDK's, as an installed
+        // one's would be: not among the server's files.
+        let own_file = |f: &u32| prog.file_by_index(*f).is_some_and(|file| file.sdk_library.is_none());
+        let files: BTreeSet<u32> =
+            members.iter().map(|&m| prog.function(m).span.file).filter(own_file).collect();
         let mut methods = BTreeSet::new();
         for d in group {
             methods.extend(dispatch[d].0.iter().cloned());
@@ -1135,7 +1147,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         for (entries, transport) in [(stdio, Transport::Stdio), (http, Transport::Http)] {
             let starts: Vec<FnId> = entries.iter().map(|e| e.function).collect();
             let mut files: BTreeSet<u32> =
-                reach(&starts, &edges).iter().map(|&m| prog.function(m).span.file).collect();
+                reach(&starts, &edges).iter().map(|&m| prog.function(m).span.file).filter(own_file).collect();
             files.extend(server.dispatchers.iter().map(|&d| prog.function(d).span.file));
             let transports = server.transports.iter().copied().filter(|t| *t == transport).collect();
             out.push(Server {

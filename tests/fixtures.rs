@@ -58,6 +58,20 @@ fn check_case(case: &Path) -> Vec<String> {
         {
             problems.push(format!("{}: kind {} where {} was expected", got.id, got.kind, kind));
         }
+        // `files = [..]`: the server's own files, exactly (sorted as reported).
+        if let Some(files) = want.get("files").and_then(|f| f.as_array()) {
+            let files: Vec<&str> = files.iter().filter_map(|f| f.as_str()).collect();
+            if got.files != files {
+                problems.push(format!("{}: files {:?} where {:?} were expected", got.id, got.files, files));
+            }
+        }
+        // `sdk = ".."` (or `"none"`): the SDK the server's own files import.
+        if let Some(sdk) = want.get("sdk").and_then(|s| s.as_str()) {
+            let got_sdk = got.sdk.as_deref().unwrap_or("none");
+            if got_sdk != sdk {
+                problems.push(format!("{}: sdk {} where {} was expected", got.id, got_sdk, sdk));
+            }
+        }
         for check in CHECKS {
             let Some(verdict) = want.get(check.id).and_then(|v| v.as_str()) else {
                 problems.push(format!("{}: expected.toml gives no verdict for {}", got.id, check.id));
