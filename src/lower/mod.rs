@@ -176,6 +176,9 @@ pub struct Ctx<'a> {
     /// Anonymous functions met inside expressions (`lambda m: None`), added to the
     /// file's functions when its top level is recorded.
     pub closures: Vec<crate::model::Function>,
+    /// Libraries the file imports that the lowering knows by name (Rust: a JSON-RPC
+    /// server library that owns the dispatch).
+    pub libraries: Vec<&'static str>,
     /// Names the file binds to its own classes or to imports from outside the web
     /// frameworks (Python): a `Response` among them is the code's own class.
     pub own_names: Vec<String>,
@@ -237,6 +240,7 @@ impl<'a> Ctx<'a> {
             response_types: Vec::new(),
             request_params: Vec::new(),
             closures: Vec::new(),
+            libraries: Vec::new(),
             own_names: Vec::new(),
             receiver: None,
             class_methods: Vec::new(),

@@ -1,7 +1,9 @@
 //! Rust: `tree-sitter-rust` syntax trees to facts.
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, status_by_name, unquote};
-use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
+use crate::model::{
+    Arm, Block, Expr, FieldName, FileFacts, Language, Pattern, ReplyExpr, SdkImport, Span, Stmt,
+};
 use tree_sitter::Node;
 
 pub(super) mod frameworks;
@@ -85,6 +87,11 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                     facts.imports.extend(use_hints(ctx.text(p)));
                     // `use tiny_http::{Request, Response}`: its request type marks a handler.
                     let used = ctx.text(p).split("::").next().unwrap_or("");
+                    if let Some(lib) = frameworks::rpc_library(used)
+                        && !ctx.libraries.contains(&lib.krate)
+                    {
+                        ctx.libraries.push(lib.krate);
+                    }
                     for c in frameworks::REQUEST_CRATES {
                         let answer = format!("{}::{}", c.krate, c.response);
                         if used == c.krate && !ctx.response_types.contains(&answer) {
@@ -406,6 +413,147 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
         out.push(Stmt::SetInitialized { span });
     }
     out.push(Stmt::Assign { target, value, span });
+}
+
+/// A call of a JSON-RPC library that owns the dispatch (see
+/// [`frameworks::RPC_LIBRARIES`]), in a file that uses it.
+/// `module.register_async_method("ping", |params, ctx, _| async move { .. })` registers
+/// its handler under the method's name (a closure is lifted out as a function);
+/// `server.start(module)` starts the library's server, which answers each message by
+/// the table: that answering is written out here as a function of the file, an HTTP
+/// route (see [`rpc_library_server`]).
+fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<Expr> {
+    if ctx.libraries.is_empty() {
+        return None;
+    }
+    let lib = ctx.libraries.iter().find_map(|k| frameworks::rpc_library(k))?;
+    let func = node.child_by_field_name("function")?;
+    let func = if func.kind() == "generic_function" { func.child_by_field_name("function")? } else { func };
+    if func.kind() != "field_expression" {
+        return None;
+    }
+    let method = ctx.text(func.child_by_field_name("field")?);
+    let receiver = func.child_by_field_name("value")?;
+    let arguments: Vec<Node> = children(node.child_by_field_name("arguments")?);
+    let span = ctx.span(node);
+    if lib.registers.contains(&method) {
+        let [name, handler, ..] = arguments.as_slice() else { return None };
+        let Expr::Str(name) = expr(ctx, *name, facts) else { return None };
+        let handler = if handler.kind() == "closure_expression" {
+            let outer = ctx.lift.replace(handler.id());
+            let lifted = expr(ctx, *handler, facts);
+            ctx.lift = outer;
+            let Expr::FnRef(lifted) = lifted else { return None };
+            lifted
+        } else {
+            crate::lower::last_segment(ctx.text(*handler).trim_start_matches('&')).to_string()
+        };
+        if crate::model::is_mcp_method(&name) {
+            facts.registrations.push(crate::model::Registration {
+                registry: ctx.text(receiver).to_string(),
+                method: name,
+                handler,
+                span,
+            });
+        }
+        return Some(Expr::unknown());
+    }
+    if method == lib.start
+        && let [table] = arguments.as_slice()
+    {
+        let table = ctx.text(*table).trim_start_matches('&').to_string();
+        let server = rpc_library_server(lib, &table, crate::lower::anonymous_name(node), span);
+        ctx.closures.push(server);
+        return Some(Expr::unknown());
+    }
+    None
+}
+
+/// What a JSON-RPC library's server does with one message, as a function: a
+/// notification runs no handler and gets the library's HTTP answer (jsonrpsee: 200
+/// and `null`); a request for a method the table lacks gets method-not-found; else
+/// the handler registered for the method is called with the params (and what the
+/// library passes beside them), its `Ok` answered as the result, its `Err` as an error.
+fn rpc_library_server(
+    lib: &frameworks::RpcLibrary,
+    table: &str,
+    name: String,
+    span: Span,
+) -> crate::model::Function {
+    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
+    let field = |f: FieldName| Expr::Field { object: Some(var(MESSAGE)), name: f };
+    let answer = |body: Expr| Stmt::Return {
+        value: Some(Expr::Http { status: Some(200), body: Some(Box::new(body)), span }),
+        span,
+    };
+    let reply = |kind: ReplyExpr| Expr::Reply { kind, id: Some(Box::new(field(FieldName::Id))), span };
+    let error = |code: i64, message: &str| {
+        ReplyExpr::Error(Box::new(Expr::Object {
+            entries: vec![("code".into(), Expr::Int(code)), ("message".into(), Expr::Str(message.into()))],
+            span,
+        }))
+    };
+    const MESSAGE: &str = "<message>";
+    const HANDLER: &str = "<handler>";
+    const OUTCOME: &str = "<outcome>";
+    let notification = Stmt::Return {
+        value: Some(Expr::Http {
+            status: Some(lib.notification_status),
+            body: lib.notification_null_body.then(|| Box::new(Expr::Null)),
+            span,
+        }),
+        span,
+    };
+    let mut args = vec![Expr::Var(MESSAGE.to_string())];
+    args.extend((0..lib.extra_arguments).map(|_| Expr::unknown()));
+    let arm = |name: &str, binding: &str, body: Stmt| Arm {
+        patterns: vec![Pattern::Variant { name: name.into(), binding: Some(binding.into()) }],
+        guard: None,
+        body: vec![body],
+        span,
+    };
+    let body = vec![
+        Stmt::Assign { target: MESSAGE.into(), value: Expr::Message(Vec::new()), span },
+        Stmt::Expr(Expr::If {
+            cond: Box::new(Expr::IsNull(Box::new(field(FieldName::Id)))),
+            then: vec![notification],
+            otherwise: Vec::new(),
+            span,
+        }),
+        Stmt::Assign {
+            target: HANDLER.into(),
+            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
+            span,
+        },
+        Stmt::Expr(Expr::If {
+            cond: Box::new(Expr::IsNull(var(HANDLER))),
+            then: vec![answer(reply(error(-32601, "Method not found")))],
+            otherwise: Vec::new(),
+            span,
+        }),
+        Stmt::Assign {
+            target: OUTCOME.into(),
+            value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
+            span,
+        },
+        Stmt::Expr(Expr::Match {
+            subject: var(OUTCOME),
+            arms: vec![
+                arm("Ok", "<value>", answer(reply(ReplyExpr::Result(var("<value>"))))),
+                arm("Err", "<error>", answer(reply(error(-32603, "Internal error")))),
+                crate::model::Arm {
+                    patterns: vec![Pattern::Any(Some("<value>".into()))],
+                    guard: None,
+                    body: vec![answer(reply(ReplyExpr::Result(var("<value>"))))],
+                    span,
+                },
+            ],
+            span,
+        }),
+    ];
+    let mut server = crate::model::Function::written(name, None, Vec::new(), body, span);
+    server.http_route = true;
+    server
 }
 
 /// The closure a `let` binds: its value, or the last expression of a block that is
@@ -1133,6 +1281,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let Some(func) = node.child_by_field_name("function") else {
         return Expr::unknown();
     };
+    if let Some(lowered) = rpc_library_call(ctx, node, facts) {
+        return lowered;
+    }
     let args: Vec<Expr> = node
         .child_by_field_name("arguments")
         .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
