@@ -79,6 +79,8 @@ pub struct Program<'a> {
     go_module_dirs: Vec<String>,
     /// Per Rust file (by path): the folders of the workspace's crates it `use`s.
     crate_local: HashMap<&'a str, Vec<String>>,
+    /// The names of the workspace's own crates (as `use` writes them, `_` for `-`).
+    rust_crates: HashSet<String>,
     /// Per function: the members it writes on values it did not create.
     writes: Vec<Vec<&'a str>>,
     /// Calls without a receiver by the last segment of the name they call, with the
@@ -509,6 +511,7 @@ impl<'a> Program<'a> {
             go_package_local: HashMap::default(),
             go_module_dirs: Vec::new(),
             crate_local: HashMap::default(),
+            rust_crates: HashSet::default(),
             writes,
             json_names,
             json_by_field,
@@ -670,6 +673,7 @@ impl<'a> Program<'a> {
         if crates.is_empty() {
             return;
         }
+        self.rust_crates.extend(crates.iter().map(|(_, name)| name.replace('-', "_")));
         for file in self.files.iter().filter(|f| f.language == Language::Rust) {
             let local: Vec<String> = file
                 .imports
@@ -1667,6 +1671,20 @@ impl<'a> Program<'a> {
         }
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
+        // Rust's `Router::new()` with `Router` brought in by `use rpc_router::Router`:
+        // the other crate's, never a type of the scanned code (unless the crate is
+        // one of the workspace's, whose folder bears its name).
+        if caller.language == Language::Rust
+            && let Some((head, _)) = callee.split_once("::")
+            && caller.package_names.iter().any(|(local, package)| {
+                local == head
+                    && !self.rust_crates.contains(package)
+                    && !self.file_names.contains(package.as_str())
+                    && !self.file_names.contains(package.replace('_', "-").as_str())
+            })
+        {
+            return None;
+        }
         let family = family(caller.language);
         let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':', '>', '-']);
         let owner = crate::lower::last_segment(qualifier);

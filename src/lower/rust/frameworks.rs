@@ -146,43 +146,60 @@ pub const STD_METHODS: &[&str] = &[
     "is_dir",
 ];
 
-/// JSON-RPC server libraries that own the dispatch: the code fills the library's
-/// table of methods, one handler per method name, and starts the library's server,
-/// which answers each message by that table (jsonrpsee's `RpcModule` and `Server`).
-/// What the library does is written out as a function of the code (see
-/// `rpc_library_call` in `mod.rs`), so the checks read it as any dispatcher.
+/// JSON-RPC libraries that own the dispatch: the code fills the library's table of
+/// methods, one handler per method name, and either starts the library's server,
+/// which answers each message by that table (jsonrpsee's `RpcModule` and `Server`),
+/// or hands the library one request at a time and answers with what it gives back
+/// (rpc-router's `Router::call`). What the library does is written out as code of
+/// the file (see `rpc_library_call` in `mod.rs`), so the checks read it as any other.
 pub struct RpcLibrary {
     pub krate: &'static str,
     /// Calls that register a handler: `table.f("method", handler)`.
     pub registers: &'static [&'static str],
     /// The method that starts the library's HTTP server with the filled table:
     /// `server.start(table)`.
-    pub start: &'static str,
+    pub start: Option<&'static str>,
+    /// The method that runs the handler one request names: `table.call(request)`,
+    /// giving `Ok` of a response whose `value` is the handler's, or `Err` when the
+    /// table has no handler for the method (or the handler failed).
+    pub dispatch: Option<&'static str>,
     /// The arguments a handler is called with, after the request's params: what the
     /// library passes beside them (the table's context, extensions).
     pub extra_arguments: usize,
-    /// The HTTP status the server answers a notification with (it runs no handler
-    /// and writes no JSON-RPC reply), and whether the body is the text `null`.
+    /// The HTTP status the started server answers a notification with (it runs no
+    /// handler and writes no JSON-RPC reply), and whether the body is the text `null`.
     pub notification_status: u16,
     pub notification_null_body: bool,
 }
 
-pub const RPC_LIBRARIES: &[RpcLibrary] = &[RpcLibrary {
-    krate: "jsonrpsee",
-    registers: &[
-        "register_method",
-        "register_async_method",
-        "register_blocking_method",
-        "register_async_method_with_details",
-        "register_method_with_details",
-    ],
-    start: "start",
-    extra_arguments: 2,
-    // jsonrpsee answers a notification over HTTP with `MethodResponse::notification()`,
-    // whose body is `null`, written with status 200.
-    notification_status: 200,
-    notification_null_body: true,
-}];
+pub const RPC_LIBRARIES: &[RpcLibrary] = &[
+    RpcLibrary {
+        krate: "jsonrpsee",
+        registers: &[
+            "register_method",
+            "register_async_method",
+            "register_blocking_method",
+            "register_async_method_with_details",
+            "register_method_with_details",
+        ],
+        start: Some("start"),
+        dispatch: None,
+        extra_arguments: 2,
+        // jsonrpsee answers a notification over HTTP with `MethodResponse::notification()`,
+        // whose body is `null`, written with status 200.
+        notification_status: 200,
+        notification_null_body: true,
+    },
+    RpcLibrary {
+        krate: "rpc_router",
+        registers: &["insert", "append", "append_dyn"],
+        start: None,
+        dispatch: Some("call"),
+        extra_arguments: 0,
+        notification_status: 200,
+        notification_null_body: false,
+    },
+];
 
 /// The library a crate's name is, if it is one of [`RPC_LIBRARIES`].
 pub fn rpc_library(krate: &str) -> Option<&'static RpcLibrary> {

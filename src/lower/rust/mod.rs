@@ -85,6 +85,15 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
                 if let Some(p) = path {
                     facts.imports.extend(use_hints(ctx.text(p)));
+                    // `use rpc_router::{Request, Router}`: names from another crate.
+                    let root = ctx.text(p).trim_start_matches("::").split("::").next().unwrap_or("");
+                    if !matches!(root, "crate" | "self" | "super" | "")
+                        && root.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        let mut names = Vec::new();
+                        used_names(ctx, p, &mut names);
+                        facts.package_names.extend(names.into_iter().map(|n| (n, root.to_string())));
+                    }
                     // `use tiny_http::{Request, Response}`: its request type marks a handler.
                     let used = ctx.text(p).split("::").next().unwrap_or("");
                     if let Some(lib) = frameworks::rpc_library(used)
@@ -129,6 +138,36 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
 /// module of that name, and its parent `mcp/server`, the file that defines the item).
 /// Another crate's path is kept by the crate's name (`crate:kami_protocol`): a crate
 /// of the same workspace is a folder of the scanned tree.
+/// The names a `use` brings into scope: the last segment of each path, or its alias
+/// (`use a::{b::C, D as E, f::*}` brings `C` and `E`).
+fn used_names(ctx: &Ctx, node: Node, out: &mut Vec<String>) {
+    match node.kind() {
+        "identifier" | "type_identifier" => out.push(ctx.text(node).to_string()),
+        "scoped_identifier" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                out.push(ctx.text(name).to_string());
+            }
+        }
+        "use_as_clause" => {
+            if let Some(alias) = node.child_by_field_name("alias") {
+                out.push(ctx.text(alias).to_string());
+            }
+        }
+        "scoped_use_list" => {
+            if let Some(list) = node.child_by_field_name("list") {
+                used_names(ctx, list, out);
+            }
+        }
+        "use_list" => {
+            for c in children(node) {
+                used_names(ctx, c, out);
+            }
+        }
+        _ => {}
+    }
+    out.retain(|n| n != "self");
+}
+
 fn use_hints(path: &str) -> Vec<String> {
     let path = path.split("::{").next().unwrap_or(path).trim();
     let mut parts = path.split("::").map(str::trim);
@@ -458,7 +497,13 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         }
         return Some(Expr::unknown());
     }
-    if method == lib.start
+    if lib.dispatch == Some(method)
+        && let [request] = arguments.as_slice()
+    {
+        let request = expr(ctx, *request, facts);
+        return Some(rpc_library_dispatch(lib, ctx.text(receiver), request, span));
+    }
+    if lib.start == Some(method)
         && let [table] = arguments.as_slice()
     {
         let table = ctx.text(*table).trim_start_matches('&').to_string();
@@ -467,6 +512,77 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         return Some(Expr::unknown());
     }
     None
+}
+
+/// What a JSON-RPC library's `table.call(request)` gives, as code: `Err` when the
+/// table has no handler for the request's method; else the handler called with the
+/// request (and what the library passes beside it), its `Ok` value as `Ok` of a
+/// response holding it as `value`, its `Err` as `Err`.
+fn rpc_library_dispatch(lib: &frameworks::RpcLibrary, table: &str, request: Expr, span: Span) -> Expr {
+    const REQUEST: &str = "<rpc request>";
+    const HANDLER: &str = "<rpc handler>";
+    const OUTCOME: &str = "<rpc outcome>";
+    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
+    let variant = |name: &str, inner: Expr| Expr::Variant { name: name.into(), inner: Some(Box::new(inner)) };
+    let response = |value: Expr| {
+        variant(
+            "Ok",
+            Expr::Object {
+                entries: vec![
+                    ("id".into(), Expr::Field { object: Some(var(REQUEST)), name: FieldName::Id }),
+                    ("value".into(), value),
+                ],
+                span,
+            },
+        )
+    };
+    let mut args = vec![Expr::Var(REQUEST.to_string())];
+    args.extend((0..lib.extra_arguments).map(|_| Expr::unknown()));
+    let arm = |pattern: Pattern, value: Expr| Arm {
+        patterns: vec![pattern],
+        guard: None,
+        body: vec![Stmt::Yield(value)],
+        span,
+    };
+    let binding = |name: &str| Some(name.to_string());
+    Expr::Block(vec![
+        Stmt::Assign { target: REQUEST.into(), value: request, span },
+        Stmt::Assign {
+            target: HANDLER.into(),
+            value: Expr::Lookup {
+                collection: var(table),
+                key: Box::new(Expr::Field { object: Some(var(REQUEST)), name: FieldName::Method }),
+            },
+            span,
+        },
+        Stmt::Yield(Expr::If {
+            cond: Box::new(Expr::IsNull(var(HANDLER))),
+            then: vec![Stmt::Yield(variant("Err", Expr::Str("method unknown".into())))],
+            otherwise: vec![
+                Stmt::Assign {
+                    target: OUTCOME.into(),
+                    value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
+                    span,
+                },
+                Stmt::Yield(Expr::Match {
+                    subject: var(OUTCOME),
+                    arms: vec![
+                        arm(
+                            Pattern::Variant { name: "Ok".into(), binding: binding("<rpc value>") },
+                            response(Expr::Var("<rpc value>".into())),
+                        ),
+                        arm(
+                            Pattern::Variant { name: "Err".into(), binding: binding("<rpc error>") },
+                            variant("Err", Expr::Var("<rpc error>".into())),
+                        ),
+                        arm(Pattern::Any(binding("<rpc value>")), response(Expr::Var("<rpc value>".into()))),
+                    ],
+                    span,
+                }),
+            ],
+            span,
+        }),
+    ])
 }
 
 /// What a JSON-RPC library's server does with one message, as a function: a
