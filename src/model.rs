@@ -562,7 +562,9 @@ pub struct FileFacts {
     /// Names this file imports from a package by name (not a relative path), with
     /// the package's last segment (`from acme.auth import check` gives
     /// `("check", "auth")`): when no scanned file or folder has that name, the name
-    /// is the package's, never a function of the scanned code.
+    /// is the package's, never a function of the scanned code. Rust: the names a
+    /// `use` of another crate brings, with the crate (`use rpc_router::Router` gives
+    /// `("Router", "rpc_router")`), the crate weighed against the workspace's own.
     pub package_names: Vec<(String, String)>,
     /// The file uses a web framework the scan knows (it imports one): its routes are
     /// mounted where the scan can see them, so a handler nothing mounts is not served.

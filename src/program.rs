@@ -492,7 +492,7 @@ impl<'a> Program<'a> {
         }
         let external_instances = files
             .iter()
-            .filter(|f| !f.package_names.is_empty())
+            .filter(|f| !f.package_names.is_empty() && f.language != Language::Rust)
             .map(|f| (f.path.as_str(), external_instances(f, &file_names)))
             .filter(|(_, vars)| !vars.is_empty())
             .collect();
@@ -1775,7 +1775,9 @@ impl<'a> Program<'a> {
             return None;
         }
         // A name imported from a package outside the scanned code is the package's.
+        // (Rust's `use` of another crate is read above, against the workspace's crates.)
         if qualifier.is_empty()
+            && caller.language != Language::Rust
             && caller
                 .package_names
                 .iter()
