@@ -287,6 +287,7 @@ fn report(
             FileResult::Deferred { .. } => {}
         }
     }
+    crate::stage::mark_sdk_packages(&mut facts, &packages);
     let syntax_errors = facts.iter().filter_map(|f| f.syntax_error.map(|s| location(&paths, s))).collect();
     let files_parsed = facts.len();
     let inline = index

@@ -293,6 +293,25 @@ fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
     out
 }
 
+/// Marks the files of a copy of an MCP SDK kept in the repository as its own Go
+/// module (a `go.mod` naming `github.com/mark3labs/mcp-go`) or Rust crate (a
+/// `Cargo.toml` naming `rmcp`): the SDK's code, as a PHP file declaring the SDK's
+/// namespace is (see `FileFacts::sdk_library`), never a server of the repository's.
+pub fn mark_sdk_packages(files: &mut [FileFacts], packages: &Packages) {
+    for f in files.iter_mut().filter(|f| f.sdk_library.is_none()) {
+        let sdk = match f.language {
+            Language::Go => innermost(packages.go, &f.path)
+                .and_then(|module| crate::lower::sdk_for_import(Language::Go, module)),
+            Language::Rust => innermost(packages.rust, &f.path)
+                .and_then(|name| crate::lower::sdk_for_import(Language::Rust, &name.replace('-', "_"))),
+            _ => None,
+        };
+        if let Some(sdk) = sdk {
+            f.sdk_library = Some(sdk.to_string());
+        }
+    }
+}
+
 /// The name of the innermost package (a `go.mod` module, a `Cargo.toml` crate) whose
 /// folder holds the file at `path`.
 fn innermost<'p>(packages: &'p [(String, String)], path: &str) -> Option<&'p str> {
