@@ -73,6 +73,121 @@ pub const CAPTURE_CONTENTS: &[&str] = &[BUFFER_CONTENTS, "Bytes", "String", "get
 /// (a `Vec::new()` is one).
 pub const CAPTURE_EMPTINESS: &[&str] = &["is_empty"];
 
+/// How a JSON-RPC library's dispatch call answers (see [`library_dispatch`]).
+#[derive(Clone, Copy)]
+pub enum DispatchAnswer {
+    /// rpc-router's `router.call(request)`: `Ok` of a response whose `value` is the
+    /// handler's `Ok` value; `Err` when the table has no handler for the method, or
+    /// the handler's `Err`.
+    Result,
+    /// json-rpc-2.0's `server.receive(request)`: the JSON-RPC response object, with
+    /// the handler's value as its result or method-not-found; `null` for a
+    /// notification.
+    Response,
+}
+
+/// What a JSON-RPC library's dispatch of one request gives, as code: the handler
+/// registered in `table` for the request's method is looked up (a table the code's
+/// registrations fill) and called with the request (and `extra` arguments the
+/// library passes beside it), its value answered as `answer` says.
+pub fn library_dispatch(
+    table: &str,
+    request: Expr,
+    extra: usize,
+    answer: DispatchAnswer,
+    span: Span,
+) -> Expr {
+    use crate::model::{Arm, FieldName, Pattern, ReplyExpr, Stmt};
+    const REQUEST: &str = "<rpc request>";
+    const HANDLER: &str = "<rpc handler>";
+    const OUTCOME: &str = "<rpc outcome>";
+    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
+    let field = |name: FieldName| Expr::Field { object: Some(var(REQUEST)), name };
+    let variant = |name: &str, inner: Expr| Expr::Variant { name: name.into(), inner: Some(Box::new(inner)) };
+    let reply = |kind: ReplyExpr| Expr::Reply { kind, id: Some(Box::new(field(FieldName::Id))), span };
+    let mut args = vec![Expr::Var(REQUEST.to_string())];
+    args.extend((0..extra).map(|_| Expr::unknown()));
+    let call = Stmt::Assign {
+        target: OUTCOME.into(),
+        value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
+        span,
+    };
+    let (missing, found) = match answer {
+        DispatchAnswer::Result => {
+            let response = |value: Expr| {
+                variant(
+                    "Ok",
+                    Expr::Object {
+                        entries: vec![("id".into(), field(FieldName::Id)), ("value".into(), value)],
+                        span,
+                    },
+                )
+            };
+            let arm = |pattern: Pattern, value: Expr| Arm {
+                patterns: vec![pattern],
+                guard: None,
+                body: vec![Stmt::Yield(value)],
+                span,
+            };
+            let binding = |name: &str| Some(name.to_string());
+            let value = || Expr::Var("<rpc value>".into());
+            (
+                variant("Err", Expr::Str("method unknown".into())),
+                Expr::Match {
+                    subject: var(OUTCOME),
+                    arms: vec![
+                        arm(
+                            Pattern::Variant { name: "Ok".into(), binding: binding("<rpc value>") },
+                            response(value()),
+                        ),
+                        arm(
+                            Pattern::Variant { name: "Err".into(), binding: binding("<rpc error>") },
+                            variant("Err", Expr::Var("<rpc error>".into())),
+                        ),
+                        arm(Pattern::Any(binding("<rpc value>")), response(value())),
+                    ],
+                    span,
+                },
+            )
+        }
+        DispatchAnswer::Response => {
+            let not_found = ReplyExpr::Error(Box::new(Expr::Object {
+                entries: vec![
+                    ("code".into(), Expr::Int(-32601)),
+                    ("message".into(), Expr::Str("Method not found".into())),
+                ],
+                span,
+            }));
+            (reply(not_found), reply(ReplyExpr::Result(var(OUTCOME))))
+        }
+    };
+    let mut body = vec![
+        Stmt::Assign { target: REQUEST.into(), value: request, span },
+        Stmt::Assign {
+            target: HANDLER.into(),
+            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
+            span,
+        },
+    ];
+    let dispatch = Expr::If {
+        cond: Box::new(Expr::IsNull(var(HANDLER))),
+        then: vec![Stmt::Yield(missing)],
+        otherwise: vec![call, Stmt::Yield(found)],
+        span,
+    };
+    body.push(Stmt::Yield(match answer {
+        // A notification gets no response: the library gives `null`.
+        DispatchAnswer::Response => Expr::If {
+            cond: Box::new(Expr::IsNull(Box::new(field(FieldName::Id)))),
+            then: vec![Stmt::Yield(Expr::Null)],
+            otherwise: vec![Stmt::Yield(dispatch)],
+            span,
+        },
+        DispatchAnswer::Result => dispatch,
+    }));
+    Expr::Block(body)
+}
+
 /// A call making a new output buffer (see [`CAPTURE`]).
 pub fn capture(span: Span) -> Expr {
     Expr::Call { callee: CAPTURE.into(), receiver: None, args: Vec::new(), span }

@@ -164,3 +164,11 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[("String", Fold::Keep)];
 /// Unicode-normalised is still the name (MCP's names are ASCII).
 pub const TRANSPARENT: &[&str] =
     &["toString", "valueOf", "trim", "toLowerCase", "toLocaleLowerCase", "normalize"];
+
+/// JSON-RPC libraries the code hands one request at a time, by package: the
+/// methods that dispatch it by the library's table of methods (filled with
+/// `server.addMethod("ping", handler)`, read as registrations) and whether the
+/// argument is JSON text to decode. json-rpc-2.0's `server.receive(request)` gives
+/// the response object, or `null` for a notification.
+pub const RPC_DISPATCH: &[(&str, &[(&str, bool)])] =
+    &[("json-rpc-2.0", &[("receive", false), ("receiveJSON", true)])];

@@ -1438,6 +1438,25 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         return Expr::unknown();
     }
+    // `await server.receive(body)` on a JSON-RPC library's server: the library's
+    // dispatch by the methods registered on it (see [`frameworks::RPC_DISPATCH`]).
+    if receiver_node.is_some()
+        && let Some(&(_, decodes)) = frameworks::RPC_DISPATCH
+            .iter()
+            .filter(|(package, _)| facts.package_names.iter().any(|(_, p)| p == package))
+            .find_map(|(_, calls)| calls.iter().find(|(name, _)| *name == last.as_str()))
+        && let Some(request) = arg_nodes.first()
+    {
+        let request = expr(ctx, js, *request, facts);
+        let request = if decodes { Expr::Message(vec![request]) } else { request };
+        return crate::lower::library_dispatch(
+            &receiver_text,
+            request,
+            1,
+            crate::lower::DispatchAnswer::Response,
+            span,
+        );
+    }
     if receiver_node.is_some()
         && REGISTER_METHODS.contains(&last.as_str())
         && let (Some(method), Some(handler)) = (first_str.clone(), arg_nodes.get(1))

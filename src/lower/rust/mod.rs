@@ -501,7 +501,13 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         && let [request] = arguments.as_slice()
     {
         let request = expr(ctx, *request, facts);
-        return Some(rpc_library_dispatch(lib, ctx.text(receiver), request, span));
+        return Some(crate::lower::library_dispatch(
+            ctx.text(receiver),
+            request,
+            lib.extra_arguments,
+            crate::lower::DispatchAnswer::Result,
+            span,
+        ));
     }
     if lib.start == Some(method)
         && let [table] = arguments.as_slice()
@@ -512,77 +518,6 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         return Some(Expr::unknown());
     }
     None
-}
-
-/// What a JSON-RPC library's `table.call(request)` gives, as code: `Err` when the
-/// table has no handler for the request's method; else the handler called with the
-/// request (and what the library passes beside it), its `Ok` value as `Ok` of a
-/// response holding it as `value`, its `Err` as `Err`.
-fn rpc_library_dispatch(lib: &frameworks::RpcLibrary, table: &str, request: Expr, span: Span) -> Expr {
-    const REQUEST: &str = "<rpc request>";
-    const HANDLER: &str = "<rpc handler>";
-    const OUTCOME: &str = "<rpc outcome>";
-    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
-    let variant = |name: &str, inner: Expr| Expr::Variant { name: name.into(), inner: Some(Box::new(inner)) };
-    let response = |value: Expr| {
-        variant(
-            "Ok",
-            Expr::Object {
-                entries: vec![
-                    ("id".into(), Expr::Field { object: Some(var(REQUEST)), name: FieldName::Id }),
-                    ("value".into(), value),
-                ],
-                span,
-            },
-        )
-    };
-    let mut args = vec![Expr::Var(REQUEST.to_string())];
-    args.extend((0..lib.extra_arguments).map(|_| Expr::unknown()));
-    let arm = |pattern: Pattern, value: Expr| Arm {
-        patterns: vec![pattern],
-        guard: None,
-        body: vec![Stmt::Yield(value)],
-        span,
-    };
-    let binding = |name: &str| Some(name.to_string());
-    Expr::Block(vec![
-        Stmt::Assign { target: REQUEST.into(), value: request, span },
-        Stmt::Assign {
-            target: HANDLER.into(),
-            value: Expr::Lookup {
-                collection: var(table),
-                key: Box::new(Expr::Field { object: Some(var(REQUEST)), name: FieldName::Method }),
-            },
-            span,
-        },
-        Stmt::Yield(Expr::If {
-            cond: Box::new(Expr::IsNull(var(HANDLER))),
-            then: vec![Stmt::Yield(variant("Err", Expr::Str("method unknown".into())))],
-            otherwise: vec![
-                Stmt::Assign {
-                    target: OUTCOME.into(),
-                    value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
-                    span,
-                },
-                Stmt::Yield(Expr::Match {
-                    subject: var(OUTCOME),
-                    arms: vec![
-                        arm(
-                            Pattern::Variant { name: "Ok".into(), binding: binding("<rpc value>") },
-                            response(Expr::Var("<rpc value>".into())),
-                        ),
-                        arm(
-                            Pattern::Variant { name: "Err".into(), binding: binding("<rpc error>") },
-                            variant("Err", Expr::Var("<rpc error>".into())),
-                        ),
-                        arm(Pattern::Any(binding("<rpc value>")), response(Expr::Var("<rpc value>".into()))),
-                    ],
-                    span,
-                }),
-            ],
-            span,
-        }),
-    ])
 }
 
 /// What a JSON-RPC library's server does with one message, as a function: a
