@@ -1614,10 +1614,12 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
         Language::TypeScript | Language::JavaScript => {
             m.starts_with("@modelcontextprotocol/sdk").then_some("@modelcontextprotocol/sdk")
         }
-        Language::Go if m.starts_with("github.com/modelcontextprotocol/go-sdk") => {
+        // The module or a package of it (`.../mcp-go/server`), not a module whose
+        // path merely starts the same (`.../mcp-go-examples`).
+        Language::Go if imports_module(m, "github.com/modelcontextprotocol/go-sdk") => {
             Some("modelcontextprotocol/go-sdk")
         }
-        Language::Go if m.starts_with("github.com/mark3labs/mcp-go") => Some("mark3labs/mcp-go"),
+        Language::Go if imports_module(m, "github.com/mark3labs/mcp-go") => Some("mark3labs/mcp-go"),
         Language::Php => {
             let ns = m.trim_start_matches('\\');
             if ns.starts_with("PhpMcp\\Server") {
@@ -1640,6 +1642,24 @@ mod tests {
         imports_module, int_literal, reads_initialized_state, relative_module, returned_class,
         status_by_name, type_class, variant_renamed,
     };
+
+    #[test]
+    fn go_sdks_are_known_by_their_module_not_a_longer_path() {
+        use crate::model::Language;
+        assert_eq!(
+            super::sdk_for_import(Language::Go, "github.com/mark3labs/mcp-go/server"),
+            Some("mark3labs/mcp-go")
+        );
+        assert_eq!(
+            super::sdk_for_import(Language::Go, "github.com/mark3labs/mcp-go"),
+            Some("mark3labs/mcp-go")
+        );
+        assert_eq!(super::sdk_for_import(Language::Go, "github.com/mark3labs/mcp-go-examples"), None);
+        assert_eq!(
+            super::sdk_for_import(Language::Go, "github.com/modelcontextprotocol/go-sdk/mcp"),
+            Some("modelcontextprotocol/go-sdk")
+        );
+    }
 
     #[test]
     fn statuses_are_known_by_their_names_in_every_spelling() {
