@@ -475,9 +475,17 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
     let receiver = func.child_by_field_name("value")?;
     let arguments: Vec<Node> = children(node.child_by_field_name("arguments")?);
     let span = ctx.span(node);
+    // Only an MCP method's name registers: `result.insert("protocolVersion", v)` on
+    // the code's own map (rpc-router's `insert` is also a map's) stays a map write.
     if lib.registers.contains(&method) {
         let [name, handler, ..] = arguments.as_slice() else { return None };
+        if name.kind() != "string_literal" {
+            return None;
+        }
         let Expr::Str(name) = expr(ctx, *name, facts) else { return None };
+        if !crate::model::is_mcp_method(&name) {
+            return None;
+        }
         let handler = if handler.kind() == "closure_expression" {
             let outer = ctx.lift.replace(handler.id());
             let lifted = expr(ctx, *handler, facts);
@@ -487,14 +495,12 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         } else {
             crate::lower::last_segment(ctx.text(*handler).trim_start_matches('&')).to_string()
         };
-        if crate::model::is_mcp_method(&name) {
-            facts.registrations.push(crate::model::Registration {
-                registry: ctx.text(receiver).to_string(),
-                method: name,
-                handler,
-                span,
-            });
-        }
+        facts.registrations.push(crate::model::Registration {
+            registry: ctx.text(receiver).to_string(),
+            method: name,
+            handler,
+            span,
+        });
         return Some(Expr::unknown());
     }
     if lib.dispatch == Some(method)
