@@ -84,6 +84,11 @@ pub enum DispatchAnswer {
     /// the handler's value as its result or method-not-found; `null` for a
     /// notification.
     Response,
+    /// jsonrpcserver's `dispatch(text)`: the response (the handler's `Success`
+    /// value as the result, its `Error` as the error, or method-not-found), empty
+    /// text for a notification. The params go to the handler as its own arguments,
+    /// by name, which the request does not give here: they are unknown.
+    Text,
 }
 
 /// What a JSON-RPC library's dispatch of one request gives, as code: the handler
@@ -101,91 +106,102 @@ pub fn library_dispatch(
     const REQUEST: &str = "<rpc request>";
     const HANDLER: &str = "<rpc handler>";
     const OUTCOME: &str = "<rpc outcome>";
+    const VALUE: &str = "<rpc value>";
+    const ERROR: &str = "<rpc error>";
     let var = |n: &str| Box::new(Expr::Var(n.to_string()));
     let field = |name: FieldName| Expr::Field { object: Some(var(REQUEST)), name };
     let variant = |name: &str, inner: Expr| Expr::Variant { name: name.into(), inner: Some(Box::new(inner)) };
     let reply = |kind: ReplyExpr| Expr::Reply { kind, id: Some(Box::new(field(FieldName::Id))), span };
-    let mut args = vec![Expr::Var(REQUEST.to_string())];
+    let not_found = || {
+        reply(ReplyExpr::Error(Box::new(Expr::Object {
+            entries: vec![
+                ("code".into(), Expr::Int(-32601)),
+                ("message".into(), Expr::Str("Method not found".into())),
+            ],
+            span,
+        })))
+    };
+    // The handler's outcome taken apart: its `Ok`/`Success` value, its `Err`/`Error`,
+    // or a plain value.
+    let by_outcome = |ok: Expr, err: Expr, plain: Expr| {
+        let arm = |pattern: Pattern, value: Expr| Arm {
+            patterns: vec![pattern],
+            guard: None,
+            body: vec![Stmt::Yield(value)],
+            span,
+        };
+        Expr::Match {
+            subject: var(OUTCOME),
+            arms: vec![
+                arm(Pattern::Variant { name: "Ok".into(), binding: Some(VALUE.into()) }, ok),
+                arm(Pattern::Variant { name: "Err".into(), binding: Some(ERROR.into()) }, err),
+                arm(Pattern::Any(Some(VALUE.into())), plain),
+            ],
+            span,
+        }
+    };
+    let mut args = match answer {
+        DispatchAnswer::Text => Vec::new(),
+        _ => vec![Expr::Var(REQUEST.to_string())],
+    };
     args.extend((0..extra).map(|_| Expr::unknown()));
     let call = Stmt::Assign {
         target: OUTCOME.into(),
         value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
         span,
     };
-    let (missing, found) = match answer {
+    let (missing, found, silence) = match answer {
         DispatchAnswer::Result => {
-            let response = |value: Expr| {
+            let response = || {
                 variant(
                     "Ok",
                     Expr::Object {
-                        entries: vec![("id".into(), field(FieldName::Id)), ("value".into(), value)],
+                        entries: vec![
+                            ("id".into(), field(FieldName::Id)),
+                            ("value".into(), Expr::Var(VALUE.into())),
+                        ],
                         span,
                     },
                 )
             };
-            let arm = |pattern: Pattern, value: Expr| Arm {
-                patterns: vec![pattern],
-                guard: None,
-                body: vec![Stmt::Yield(value)],
-                span,
-            };
-            let binding = |name: &str| Some(name.to_string());
-            let value = || Expr::Var("<rpc value>".into());
-            (
-                variant("Err", Expr::Str("method unknown".into())),
-                Expr::Match {
-                    subject: var(OUTCOME),
-                    arms: vec![
-                        arm(
-                            Pattern::Variant { name: "Ok".into(), binding: binding("<rpc value>") },
-                            response(value()),
-                        ),
-                        arm(
-                            Pattern::Variant { name: "Err".into(), binding: binding("<rpc error>") },
-                            variant("Err", Expr::Var("<rpc error>".into())),
-                        ),
-                        arm(Pattern::Any(binding("<rpc value>")), response(value())),
-                    ],
-                    span,
-                },
-            )
+            let found = by_outcome(response(), variant("Err", Expr::Var(ERROR.into())), response());
+            (variant("Err", Expr::Str("method unknown".into())), found, None)
         }
-        DispatchAnswer::Response => {
-            let not_found = ReplyExpr::Error(Box::new(Expr::Object {
-                entries: vec![
-                    ("code".into(), Expr::Int(-32601)),
-                    ("message".into(), Expr::Str("Method not found".into())),
-                ],
-                span,
-            }));
-            (reply(not_found), reply(ReplyExpr::Result(var(OUTCOME))))
+        DispatchAnswer::Response => (not_found(), reply(ReplyExpr::Result(var(OUTCOME))), Some(Expr::Null)),
+        DispatchAnswer::Text => {
+            let found = by_outcome(
+                reply(ReplyExpr::Result(var(VALUE))),
+                reply(ReplyExpr::Error(var(ERROR))),
+                reply(ReplyExpr::Result(var(VALUE))),
+            );
+            (not_found(), found, Some(Expr::Str(String::new())))
         }
     };
-    let mut body = vec![
-        Stmt::Assign { target: REQUEST.into(), value: request, span },
-        Stmt::Assign {
-            target: HANDLER.into(),
-            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
-            span,
-        },
-    ];
     let dispatch = Expr::If {
         cond: Box::new(Expr::IsNull(var(HANDLER))),
         then: vec![Stmt::Yield(missing)],
         otherwise: vec![call, Stmt::Yield(found)],
         span,
     };
-    body.push(Stmt::Yield(match answer {
-        // A notification gets no response: the library gives `null`.
-        DispatchAnswer::Response => Expr::If {
+    let answer = match silence {
+        // A notification gets no response: `null`, or empty text.
+        Some(silence) => Expr::If {
             cond: Box::new(Expr::IsNull(Box::new(field(FieldName::Id)))),
-            then: vec![Stmt::Yield(Expr::Null)],
+            then: vec![Stmt::Yield(silence)],
             otherwise: vec![Stmt::Yield(dispatch)],
             span,
         },
-        DispatchAnswer::Result => dispatch,
-    }));
-    Expr::Block(body)
+        None => dispatch,
+    };
+    Expr::Block(vec![
+        Stmt::Assign { target: REQUEST.into(), value: request, span },
+        Stmt::Assign {
+            target: HANDLER.into(),
+            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
+            span,
+        },
+        Stmt::Yield(answer),
+    ])
 }
 
 /// A call making a new output buffer (see [`CAPTURE`]).

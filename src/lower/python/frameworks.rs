@@ -121,3 +121,27 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] =
 /// anyio's `to_thread.run_sync(f, *args)`.
 pub const THREAD_RUNNERS: &[(&str, usize)] =
     &[("run_in_threadpool", 0), ("to_thread", 0), ("run_in_executor", 1), ("run_sync", 0)];
+
+/// JSON-RPC libraries the code hands one request at a time (jsonrpcserver): the
+/// module; the decorator that registers a function under its own name or `name=`;
+/// the function that dispatches JSON text by those registrations (giving the
+/// response's JSON text, empty for a notification); the constructors a handler's
+/// result is built with (`Success(value)`, `Error(code, message)`).
+pub struct RpcLibrary {
+    pub module: &'static str,
+    pub decorator: &'static str,
+    pub dispatch: &'static str,
+    pub success: &'static str,
+    pub error: &'static str,
+}
+
+pub const RPC_LIBRARIES: &[RpcLibrary] = &[RpcLibrary {
+    module: "jsonrpcserver",
+    decorator: "method",
+    dispatch: "dispatch",
+    success: "Success",
+    error: "Error",
+}];
+
+/// The table the registrations of a library fill (one per file's library).
+pub const RPC_TABLE: &str = "<rpc methods>";

@@ -176,6 +176,11 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(node) });
         }
         facts.imports.extend(super::import_hint(Language::Python, name));
+        if let Some(lib) = frameworks::RPC_LIBRARIES.iter().find(|l| name.split('.').next() == Some(l.module))
+            && !ctx.libraries.contains(&lib.module)
+        {
+            ctx.libraries.push(lib.module);
+        }
         // `from .models import Response`: the code's own class, not a web framework's.
         let top = name.split('.').next().unwrap_or("");
         if node.kind() == "import_from_statement" && (name.starts_with('.') || !WEB_MODULES.contains(&top)) {
@@ -550,6 +555,29 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         let last = super::last_segment(func_text);
         if ROUTE_DECORATORS.contains(&last) && func_text.contains('.') {
             http_route = true;
+        }
+        // jsonrpcserver's `@method` / `@method(name="tools/list")`: the function is the
+        // library's handler for its own name, or the name given.
+        if let Some(lib) = rpc_library(ctx)
+            && (func_text == lib.decorator || func_text == format!("{}.{}", lib.module, lib.decorator))
+        {
+            let given = args.into_iter().flat_map(children).find_map(|a| {
+                let named = a.kind() == "keyword_argument"
+                    && a.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "name");
+                a.child_by_field_name("value")
+                    .filter(|v| named && v.kind() == "string")
+                    .map(|v| unquote(ctx.text(v)))
+            });
+            let method = given.unwrap_or_else(|| name.clone());
+            if crate::model::is_mcp_method(&method) {
+                facts.registrations.push(Registration {
+                    registry: frameworks::RPC_TABLE.to_string(),
+                    method,
+                    handler: name.clone(),
+                    span: ctx.span(*d),
+                });
+            }
+            continue;
         }
         let first = args.and_then(|a| children(a).into_iter().next());
         if let Some(first) = first.filter(|f| f.kind() == "string") {
@@ -1040,6 +1068,11 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     Expr::opaque(vec![object])
 }
 
+/// The JSON-RPC library the file imports, if one of [`frameworks::RPC_LIBRARIES`].
+fn rpc_library(ctx: &Ctx) -> Option<&'static frameworks::RpcLibrary> {
+    frameworks::RPC_LIBRARIES.iter().find(|l| ctx.libraries.contains(&l.module))
+}
+
 fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     let span = ctx.span(node);
     let Some(func) = node.child_by_field_name("function") else {
@@ -1075,6 +1108,41 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             } else {
                 args.push(expr(ctx, a));
             }
+        }
+    }
+    // jsonrpcserver: `dispatch(text)` answers by the functions registered with
+    // `@method`; a handler's `Success(value)` and `Error(code, message)` are the
+    // result and the error it gives.
+    if let Some(lib) = rpc_library(ctx) {
+        let called = ctx.text(func);
+        let named = |n: &str| called == n || called == format!("{}.{n}", lib.module);
+        if named(lib.dispatch) && args.len() == 1 {
+            let request = Expr::Message(args);
+            return super::library_dispatch(
+                frameworks::RPC_TABLE,
+                request,
+                0,
+                super::DispatchAnswer::Text,
+                span,
+            );
+        }
+        if named(lib.success) {
+            let value = args.into_iter().next().unwrap_or(Expr::Null);
+            return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
+        }
+        if named(lib.error) {
+            let mut args = args.into_iter();
+            let mut entries = Vec::new();
+            if let Some(code) =
+                args.next().or_else(|| keywords.iter().find(|(k, _)| k == "code").map(|(_, v)| v.clone()))
+            {
+                entries.push(("code".to_string(), code));
+            }
+            entries.push(("message".to_string(), args.next().unwrap_or_else(Expr::unknown)));
+            return Expr::Variant {
+                name: "Err".into(),
+                inner: Some(Box::new(Expr::Object { entries, span })),
+            };
         }
     }
     // `await run_in_threadpool(dispatch, message)`, `asyncio.to_thread(f, x)`,
