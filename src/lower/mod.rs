@@ -11,6 +11,7 @@ mod json_text;
 pub mod php;
 pub mod python;
 pub mod raw_http;
+pub mod rpc_library;
 pub mod rust;
 pub mod sse;
 
@@ -72,137 +73,6 @@ pub const CAPTURE_CONTENTS: &[&str] = &[BUFFER_CONTENTS, "Bytes", "String", "get
 /// The methods that say whether a [`CAPTURE`] buffer is empty: Rust's `is_empty`
 /// (a `Vec::new()` is one).
 pub const CAPTURE_EMPTINESS: &[&str] = &["is_empty"];
-
-/// How a JSON-RPC library's dispatch call answers (see [`library_dispatch`]).
-#[derive(Clone, Copy)]
-pub enum DispatchAnswer {
-    /// rpc-router's `router.call(request)`: `Ok` of a response whose `value` is the
-    /// handler's `Ok` value; `Err` when the table has no handler for the method, or
-    /// the handler's `Err`.
-    Result,
-    /// json-rpc-2.0's `server.receive(request)`: the JSON-RPC response object, with
-    /// the handler's value as its result or method-not-found; `null` for a
-    /// notification.
-    Response,
-    /// jsonrpcserver's `dispatch(text)`: the response (the handler's `Success`
-    /// value as the result, its `Error` as the error, or method-not-found), empty
-    /// text for a notification. The params go to the handler as its own arguments,
-    /// by name, which the request does not give here: they are unknown.
-    Text,
-}
-
-/// What a JSON-RPC library's dispatch of one request gives, as code: the handler
-/// registered in `table` for the request's method is looked up (a table the code's
-/// registrations fill) and called with the request (and `extra` arguments the
-/// library passes beside it), its value answered as `answer` says.
-pub fn library_dispatch(
-    table: &str,
-    request: Expr,
-    extra: usize,
-    answer: DispatchAnswer,
-    span: Span,
-) -> Expr {
-    use crate::model::{Arm, FieldName, Pattern, ReplyExpr, Stmt};
-    const REQUEST: &str = "<rpc request>";
-    const HANDLER: &str = "<rpc handler>";
-    const OUTCOME: &str = "<rpc outcome>";
-    const VALUE: &str = "<rpc value>";
-    const ERROR: &str = "<rpc error>";
-    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
-    let field = |name: FieldName| Expr::Field { object: Some(var(REQUEST)), name };
-    let variant = |name: &str, inner: Expr| Expr::Variant { name: name.into(), inner: Some(Box::new(inner)) };
-    let reply = |kind: ReplyExpr| Expr::Reply { kind, id: Some(Box::new(field(FieldName::Id))), span };
-    let not_found = || {
-        reply(ReplyExpr::Error(Box::new(Expr::Object {
-            entries: vec![
-                ("code".into(), Expr::Int(-32601)),
-                ("message".into(), Expr::Str("Method not found".into())),
-            ],
-            span,
-        })))
-    };
-    // The handler's outcome taken apart: its `Ok`/`Success` value, its `Err`/`Error`,
-    // or a plain value.
-    let by_outcome = |ok: Expr, err: Expr, plain: Expr| {
-        let arm = |pattern: Pattern, value: Expr| Arm {
-            patterns: vec![pattern],
-            guard: None,
-            body: vec![Stmt::Yield(value)],
-            span,
-        };
-        Expr::Match {
-            subject: var(OUTCOME),
-            arms: vec![
-                arm(Pattern::Variant { name: "Ok".into(), binding: Some(VALUE.into()) }, ok),
-                arm(Pattern::Variant { name: "Err".into(), binding: Some(ERROR.into()) }, err),
-                arm(Pattern::Any(Some(VALUE.into())), plain),
-            ],
-            span,
-        }
-    };
-    let mut args = match answer {
-        DispatchAnswer::Text => Vec::new(),
-        _ => vec![Expr::Var(REQUEST.to_string())],
-    };
-    args.extend((0..extra).map(|_| Expr::unknown()));
-    let call = Stmt::Assign {
-        target: OUTCOME.into(),
-        value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
-        span,
-    };
-    let (missing, found, silence) = match answer {
-        DispatchAnswer::Result => {
-            let response = || {
-                variant(
-                    "Ok",
-                    Expr::Object {
-                        entries: vec![
-                            ("id".into(), field(FieldName::Id)),
-                            ("value".into(), Expr::Var(VALUE.into())),
-                        ],
-                        span,
-                    },
-                )
-            };
-            let found = by_outcome(response(), variant("Err", Expr::Var(ERROR.into())), response());
-            (variant("Err", Expr::Str("method unknown".into())), found, None)
-        }
-        DispatchAnswer::Response => (not_found(), reply(ReplyExpr::Result(var(OUTCOME))), Some(Expr::Null)),
-        DispatchAnswer::Text => {
-            let found = by_outcome(
-                reply(ReplyExpr::Result(var(VALUE))),
-                reply(ReplyExpr::Error(var(ERROR))),
-                reply(ReplyExpr::Result(var(VALUE))),
-            );
-            (not_found(), found, Some(Expr::Str(String::new())))
-        }
-    };
-    let dispatch = Expr::If {
-        cond: Box::new(Expr::IsNull(var(HANDLER))),
-        then: vec![Stmt::Yield(missing)],
-        otherwise: vec![call, Stmt::Yield(found)],
-        span,
-    };
-    let answer = match silence {
-        // A notification gets no response: `null`, or empty text.
-        Some(silence) => Expr::If {
-            cond: Box::new(Expr::IsNull(Box::new(field(FieldName::Id)))),
-            then: vec![Stmt::Yield(silence)],
-            otherwise: vec![Stmt::Yield(dispatch)],
-            span,
-        },
-        None => dispatch,
-    };
-    Expr::Block(vec![
-        Stmt::Assign { target: REQUEST.into(), value: request, span },
-        Stmt::Assign {
-            target: HANDLER.into(),
-            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
-            span,
-        },
-        Stmt::Yield(answer),
-    ])
-}
 
 /// A call making a new output buffer (see [`CAPTURE`]).
 pub fn capture(span: Span) -> Expr {

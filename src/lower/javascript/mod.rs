@@ -1449,11 +1449,11 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     {
         let request = expr(ctx, js, *request, facts);
         let request = if decodes { Expr::Message(vec![request]) } else { request };
-        return crate::lower::library_dispatch(
+        return crate::lower::rpc_library::dispatch(
             &receiver_text,
             request,
             1,
-            crate::lower::DispatchAnswer::Response,
+            crate::lower::rpc_library::Answer::Response,
             span,
         );
     }

@@ -1118,11 +1118,11 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         let named = |n: &str| called == n || called == format!("{}.{n}", lib.module);
         if named(lib.dispatch) && args.len() == 1 {
             let request = Expr::Message(args);
-            return super::library_dispatch(
+            return super::rpc_library::dispatch(
                 frameworks::RPC_TABLE,
                 request,
                 0,
-                super::DispatchAnswer::Text,
+                super::rpc_library::Answer::Text,
                 span,
             );
         }

@@ -151,7 +151,7 @@ pub const STD_METHODS: &[&str] = &[
 /// which answers each message by that table (jsonrpsee's `RpcModule` and `Server`),
 /// or hands the library one request at a time and answers with what it gives back
 /// (rpc-router's `Router::call`). What the library does is written out as code of
-/// the file (see `rpc_library_call` in `mod.rs`), so the checks read it as any other.
+/// the file (see `rpc_library_call` in `mod.rs` and `lower::rpc_library`), so the checks read it as any other.
 pub struct RpcLibrary {
     pub krate: &'static str,
     /// Calls that register a handler: `table.f("method", handler)`.

@@ -1,9 +1,7 @@
 //! Rust: `tree-sitter-rust` syntax trees to facts.
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, status_by_name, unquote};
-use crate::model::{
-    Arm, Block, Expr, FieldName, FileFacts, Language, Pattern, ReplyExpr, SdkImport, Span, Stmt,
-};
+use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
 use tree_sitter::Node;
 
 pub(super) mod frameworks;
@@ -507,11 +505,11 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         && let [request] = arguments.as_slice()
     {
         let request = expr(ctx, *request, facts);
-        return Some(crate::lower::library_dispatch(
+        return Some(crate::lower::rpc_library::dispatch(
             ctx.text(receiver),
             request,
             lib.extra_arguments,
-            crate::lower::DispatchAnswer::Result,
+            crate::lower::rpc_library::Answer::Result,
             span,
         ));
     }
@@ -519,98 +517,18 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         && let [table] = arguments.as_slice()
     {
         let table = ctx.text(*table).trim_start_matches('&').to_string();
-        let server = rpc_library_server(lib, &table, crate::lower::anonymous_name(node), span);
+        let notification = (lib.notification_status, lib.notification_null_body);
+        let server = crate::lower::rpc_library::server(
+            &table,
+            lib.extra_arguments,
+            notification,
+            crate::lower::anonymous_name(node),
+            span,
+        );
         ctx.closures.push(server);
         return Some(Expr::unknown());
     }
     None
-}
-
-/// What a JSON-RPC library's server does with one message, as a function: a
-/// notification runs no handler and gets the library's HTTP answer (jsonrpsee: 200
-/// and `null`); a request for a method the table lacks gets method-not-found; else
-/// the handler registered for the method is called with the params (and what the
-/// library passes beside them), its `Ok` answered as the result, its `Err` as an error.
-fn rpc_library_server(
-    lib: &frameworks::RpcLibrary,
-    table: &str,
-    name: String,
-    span: Span,
-) -> crate::model::Function {
-    let var = |n: &str| Box::new(Expr::Var(n.to_string()));
-    let field = |f: FieldName| Expr::Field { object: Some(var(MESSAGE)), name: f };
-    let answer = |body: Expr| Stmt::Return {
-        value: Some(Expr::Http { status: Some(200), body: Some(Box::new(body)), span }),
-        span,
-    };
-    let reply = |kind: ReplyExpr| Expr::Reply { kind, id: Some(Box::new(field(FieldName::Id))), span };
-    let error = |code: i64, message: &str| {
-        ReplyExpr::Error(Box::new(Expr::Object {
-            entries: vec![("code".into(), Expr::Int(code)), ("message".into(), Expr::Str(message.into()))],
-            span,
-        }))
-    };
-    const MESSAGE: &str = "<message>";
-    const HANDLER: &str = "<handler>";
-    const OUTCOME: &str = "<outcome>";
-    let notification = Stmt::Return {
-        value: Some(Expr::Http {
-            status: Some(lib.notification_status),
-            body: lib.notification_null_body.then(|| Box::new(Expr::Null)),
-            span,
-        }),
-        span,
-    };
-    let mut args = vec![Expr::Var(MESSAGE.to_string())];
-    args.extend((0..lib.extra_arguments).map(|_| Expr::unknown()));
-    let arm = |name: &str, binding: &str, body: Stmt| Arm {
-        patterns: vec![Pattern::Variant { name: name.into(), binding: Some(binding.into()) }],
-        guard: None,
-        body: vec![body],
-        span,
-    };
-    let body = vec![
-        Stmt::Assign { target: MESSAGE.into(), value: Expr::Message(Vec::new()), span },
-        Stmt::Expr(Expr::If {
-            cond: Box::new(Expr::IsNull(Box::new(field(FieldName::Id)))),
-            then: vec![notification],
-            otherwise: Vec::new(),
-            span,
-        }),
-        Stmt::Assign {
-            target: HANDLER.into(),
-            value: Expr::Lookup { collection: var(table), key: Box::new(field(FieldName::Method)) },
-            span,
-        },
-        Stmt::Expr(Expr::If {
-            cond: Box::new(Expr::IsNull(var(HANDLER))),
-            then: vec![answer(reply(error(-32601, "Method not found")))],
-            otherwise: Vec::new(),
-            span,
-        }),
-        Stmt::Assign {
-            target: OUTCOME.into(),
-            value: Expr::Call { callee: "()".into(), receiver: Some(var(HANDLER)), args, span },
-            span,
-        },
-        Stmt::Expr(Expr::Match {
-            subject: var(OUTCOME),
-            arms: vec![
-                arm("Ok", "<value>", answer(reply(ReplyExpr::Result(var("<value>"))))),
-                arm("Err", "<error>", answer(reply(error(-32603, "Internal error")))),
-                crate::model::Arm {
-                    patterns: vec![Pattern::Any(Some("<value>".into()))],
-                    guard: None,
-                    body: vec![answer(reply(ReplyExpr::Result(var("<value>"))))],
-                    span,
-                },
-            ],
-            span,
-        }),
-    ];
-    let mut server = crate::model::Function::written(name, None, Vec::new(), body, span);
-    server.http_route = true;
-    server
 }
 
 /// The closure a `let` binds: its value, or the last expression of a block that is
