@@ -533,6 +533,10 @@ fn called_params(prog: &Program, id: FnId, closures: &HashMap<FnId, Vec<FnId>>) 
 fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
     match arg {
         Expr::FnRef(name) => prog.resolve(name, here),
+        // `self.on_message` handed on: the function a setter stored in the field.
+        Expr::Var(name) if let Some(field) = crate::model::own_field(name) => {
+            prog.resolve(name, here).or_else(|| prog.stored_callback(here, field))
+        }
         Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here),
         Expr::Var(name) => prog.resolve(name, here),
         _ => None,
@@ -549,6 +553,11 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
         {
             let bound = match value {
                 Expr::FnRef(f) => prog.resolve(f, here),
+                // `handler = cast(Handler, self.on_message)`: the function a setter
+                // stored in the field.
+                Expr::Var(field) if let Some(field) = crate::model::own_field(field) => {
+                    prog.stored_callback(here, field)
+                }
                 Expr::Block(b) => match b.last() {
                     Some(crate::model::Stmt::Yield(Expr::FnRef(f))) => prog.resolve(f, here),
                     _ => None,
@@ -688,6 +697,10 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<
                 add(target, c);
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);
+                    // `handler = self.on_message; handler(m)`: the function a local holds.
+                    if !callee.contains(['.', ':', '[', '(']) && prog.holds_value(id, callee) {
+                        add(local_function(prog, callee, id), c);
+                    }
                     // `self.on_message(m)` on a field a setter filled with a function.
                     if let Some(field) = crate::model::own_field(callee) {
                         add(prog.stored_callback(id, field), c);

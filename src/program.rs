@@ -442,7 +442,9 @@ impl<'a> Program<'a> {
         }
         for (_, f) in &functions {
             let Some(owner) = f.owner.as_deref() else { continue };
-            for s in &f.body {
+            // Every assignment of the method, in branches too (`if http: self.transport =
+            // HttpTransport() else: self.transport = StdioTransport()` holds either).
+            crate::model::walk_statements(&f.body, &mut |s| {
                 if let Stmt::Assign { target, value: Expr::Call { callee, receiver: None, .. }, .. } = s
                     && let Some(field) = target.strip_prefix("self.").or_else(|| target.strip_prefix("this."))
                     && !field.contains(['.', '['])
@@ -455,7 +457,7 @@ impl<'a> Program<'a> {
                         field_types.entry((owner, field)).or_default().push(class);
                     }
                 }
-            }
+            });
         }
         let mut id_members: HashMap<&str, Vec<(&FileFacts, bool)>> = HashMap::default();
         for file in files {
@@ -989,6 +991,14 @@ impl<'a> Program<'a> {
     /// The one class a field of `owner` (or of a class it extends) holds, when the
     /// declarations and constructions the scan read agree on it.
     pub fn field_class(&self, owner: &str, field: &str, from: FnId) -> Option<&'a str> {
+        match self.field_classes(owner, field, from).as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
+    /// Every class a field of `owner` (or of a class it extends) is assigned.
+    pub fn field_classes(&self, owner: &str, field: &str, from: FnId) -> Vec<&'a str> {
         let mut queue = vec![owner.to_string()];
         let mut seen = 0;
         while let Some(c) = queue.pop() {
@@ -997,16 +1007,13 @@ impl<'a> Program<'a> {
                 break;
             }
             if let Some(classes) = self.field_types.get(&(c.as_str(), field)) {
-                return match classes.as_slice() {
-                    [one] => Some(one),
-                    _ => None,
-                };
+                return classes.clone();
             }
             if let Some(def) = self.class(&c, from) {
                 queue.extend(def.bases.iter().rev().cloned());
             }
         }
-        None
+        Vec::new()
     }
 
     /// The method `method` runs on a field declared with `class` when `class` has no
@@ -1513,12 +1520,36 @@ impl<'a> Program<'a> {
     /// server.handle)`): a call of `self.on_message(..)` calls it. `from` is a method
     /// of the class (or a function written in one): the class is the one defined in
     /// that method's file, not another of the same name.
+    /// A setter a base class declares stores into the field its subclasses read
+    /// (`class HttpTransport(BaseTransport)` calling `self.message_handler(..)` that
+    /// `BaseTransport.set_message_handler` filled): the class itself first, then its
+    /// bases.
     pub fn stored_callback(&self, from: FnId, field: &str) -> Option<FnId> {
         let method = self.self_method(from)?;
         let class = self.function(method).owner.as_deref()?;
         let file = self.function(method).span.file;
         let stored = self.stored.get_or_init(|| self.stored_callbacks());
-        stored.get(&(file, class, field.to_string())).copied().flatten()
+        let key = field.to_string();
+        if let Some(found) = stored.get(&(file, class, key.clone())) {
+            return *found;
+        }
+        let mut queue: Vec<&'a crate::model::ClassDef> = self.class(class, method).into_iter().collect();
+        let mut seen = 0;
+        while let Some(def) = queue.pop() {
+            seen += 1;
+            if seen > 16 {
+                break;
+            }
+            for base in &def.bases {
+                let Some(base_def) = self.class(base, method) else { continue };
+                let base_file = base_def.span.file;
+                if let Some(found) = stored.get(&(base_file, base_def.name.as_str(), key.clone())) {
+                    return *found;
+                }
+                queue.push(base_def);
+            }
+        }
+        None
     }
 
     fn stored_callbacks(&self) -> StoredCallbacks<'a> {
@@ -1548,27 +1579,58 @@ impl<'a> Program<'a> {
                 if !names.contains(crate::lower::last_segment(callee)) {
                     return;
                 }
-                let Some(setter) = self.resolve(callee, caller) else { return };
-                let (Some(stores), Some(class)) =
-                    (setters.get(&setter), self.function(setter).owner.as_deref())
-                else {
-                    return;
-                };
-                for (i, field) in stores {
-                    let handed = match args.get(*i) {
-                        Some(Expr::FnRef(name)) => self.resolve(name, caller),
-                        Some(Expr::Var(name)) if !self.holds_value(caller, name) || name.contains('.') => {
-                            self.resolve(name, caller)
+                // `self.transport.set_handler(h)` on a field that holds one of several
+                // transports (`HttpTransport()` or `StdioTransport()` by configuration):
+                // the setter of each, not only the one resolution picks.
+                let mut targets: Vec<FnId> = self.resolve(callee, caller).into_iter().collect();
+                let qualifier = callee.strip_suffix(crate::lower::last_segment(callee)).unwrap_or("");
+                let held = ["self.", "this.", "$this->"]
+                    .iter()
+                    .find_map(|p| qualifier.trim_end_matches(['.', '-', '>']).strip_prefix(p))
+                    .filter(|f| !f.contains(['.', ':', '-', '[', '(']));
+                if let (Some(held), Some(own)) = (held, f.owner.as_deref()) {
+                    for class in self.field_classes(own, held, caller) {
+                        if let Some(m) = self.method(class, crate::lower::last_segment(callee), caller)
+                            && !targets.contains(&m)
+                        {
+                            targets.push(m);
                         }
-                        _ => None,
+                    }
+                }
+                for setter in targets {
+                    let (Some(stores), Some(class)) =
+                        (setters.get(&setter), self.function(setter).owner.as_deref())
+                    else {
+                        continue;
                     };
-                    let key = (self.function(setter).span.file, class, field.clone());
-                    let agreed = agreeing(out.get(&key).copied(), handed);
-                    out.insert(key, agreed);
+                    self.store_handed(&mut out, caller, setter, class, stores, args);
                 }
             });
         }
         out
+    }
+
+    fn store_handed(
+        &self,
+        out: &mut StoredCallbacks<'a>,
+        caller: FnId,
+        setter: FnId,
+        class: &'a str,
+        stores: &[(usize, String)],
+        args: &'a [Expr],
+    ) {
+        for (i, field) in stores {
+            let handed = match args.get(*i) {
+                Some(Expr::FnRef(name)) => self.resolve(name, caller),
+                Some(Expr::Var(name)) if !self.holds_value(caller, name) || name.contains('.') => {
+                    self.resolve(name, caller)
+                }
+                _ => None,
+            };
+            let key = (self.function(setter).span.file, class, field.clone());
+            let agreed = agreeing(out.get(&key).copied(), handed);
+            out.insert(key, agreed);
+        }
     }
 
     /// The method whose `self` a function sees: itself, or for a closure or nested

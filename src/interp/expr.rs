@@ -730,6 +730,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
             }
         }
+        // `handler = self.on_message` where the instance is not known: the function a
+        // setter of the class stored there (`set_message_handler(server.handle)`), as a
+        // call of `self.on_message(..)` calls it.
+        if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
+            && !field.contains('.')
+            && !matches!(st.env.get(base), Some(Value::Instance(..)))
+            && let Some(id) = self.prog.stored_callback(self.here(), field)
+        {
+            return Value::Func(id);
+        }
         // `this.handlers` where the instance is not known (a method resolved by name):
         // the table or function the constructor alone sets it to.
         if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
