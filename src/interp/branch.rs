@@ -128,6 +128,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .any(|f| self.toward(f, 0))
     }
 
+    /// The function a name a body calls or hands on stands for: one of the code's,
+    /// or what a setter stored in a field of the instance (`($this->onMessage)($m)`).
+    fn callee_function(&self, name: &str, from: crate::model::FnId) -> Option<crate::model::FnId> {
+        self.prog.resolve(name, from).or_else(|| {
+            let field = crate::model::own_field(name)?;
+            self.prog.stored_callback(from, field)
+        })
+    }
+
     /// Whether function `id` is a dispatcher of the server or calls one, a few calls down
     /// (what it cannot resolve counts as not leading there). A "no" is remembered with
     /// how far down it looked, and holds for any search that may look no further.
@@ -146,10 +155,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         // Provisionally not, so that a cycle ends.
         self.toward_memo.insert(id, Toward::No { looked: reach });
-        let found = callee_names(&self.prog.function(id).body)
+        let callees: Vec<crate::model::FnId> = callee_names(&self.prog.function(id).body)
             .iter()
-            .filter_map(|c| self.prog.resolve(c, id))
-            .any(|f| self.toward(f, depth + 1));
+            .filter_map(|c| self.callee_function(c, id))
+            .collect();
+        let found = callees.into_iter().any(|f| self.toward(f, depth + 1));
         self.toward_memo.insert(id, if found { Toward::Yes } else { Toward::No { looked: reach } });
         found
     }

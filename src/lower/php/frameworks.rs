@@ -37,6 +37,11 @@ pub const RESPONSE_KEEPING: &[&str] =
 /// (`$request->all()`, `$request->json()->all()`, PSR-7 `getParsedBody()`).
 pub const BODY_MEMBER_READERS: &[&str] = &["input", "json"];
 pub const BODY_READERS: &[&str] = &["all", "getParsedBody", "toArray"];
+/// Methods of a framework's request that give the HTTP verb (PSR-7 and Symfony
+/// `getMethod()`, Laravel `method()`, WordPress `get_method()`), and that test it
+/// (`isMethod('post')`); probes arrive by POST.
+pub const VERB_READERS: &[&str] = &["getMethod", "method", "getRealMethod", "get_method"];
+pub const VERB_TESTS: &[&str] = &["isMethod"];
 
 /// Route registrations: `Route::post('/mcp', [McpController::class, 'handle'])`,
 /// `$app->post('/mcp', function ($request, $response) { ... })`, `$router->any(...)`:

@@ -1189,6 +1189,13 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             (n, None) if frameworks::BODY_READERS.contains(&n) => return Expr::Message(Vec::new()),
             // `$request->getContent()` (Laravel, Symfony): the body's bytes.
             ("getContent", None) => return super::encoded_message(span),
+            // `$request->getMethod()`: the HTTP verb, and probes arrive by POST.
+            (n, None) if frameworks::VERB_READERS.contains(&n) && !request_json => {
+                return Expr::Str("POST".into());
+            }
+            (n, Some(Expr::Str(verb))) if frameworks::VERB_TESTS.contains(&n) && !request_json => {
+                return Expr::Bool(verb.eq_ignore_ascii_case("POST"));
+            }
             _ => {}
         }
     }

@@ -362,7 +362,9 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                     }
                 }
             }
-            if target == "urlpatterns" {
+            // `urlpatterns = [..]`, and a list of routes kept apart to be added to it
+            // (`mcp_urlpatterns = [..]` then `urlpatterns += mcp_urlpatterns`).
+            if target.ends_with("urlpatterns") {
                 note_url_patterns(ctx, right, facts);
             }
             note_route_objects(ctx, right, facts);
