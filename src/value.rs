@@ -8,14 +8,21 @@ use std::rc::Rc;
 pub struct Probe {
     pub method: String,
     pub has_id: bool,
+    /// Sent as the one member of a JSON-RPC batch (`[{..}]`): the decoded body is an
+    /// array holding the message, and its text opens with `[`.
+    pub batch: bool,
 }
 
 impl Probe {
     pub fn notification(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: false }
+        Probe { method: method.to_string(), has_id: false, batch: false }
     }
     pub fn request(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: true }
+        Probe { method: method.to_string(), has_id: true, batch: false }
+    }
+    /// The same message sent alone in a batch.
+    pub fn in_batch(self) -> Probe {
+        Probe { batch: true, ..self }
     }
 }
 
@@ -355,6 +362,28 @@ impl Value {
         out.extend(unsure);
     }
 
+    /// The replies this value holds as members of an array (a batch's answer): in an
+    /// array written out, returned, or sent as an HTTP body with a status the scan
+    /// knows and that is no error.
+    pub fn batch_replies(&self, out: &mut Vec<Rc<Reply>>) {
+        match self {
+            Value::Array(items) => items.iter().for_each(|v| v.replies(out)),
+            Value::Http(h) if matches!(h.status, HttpStatus::Code(_) | HttpStatus::Unset) && !h.status.is_error() => {
+                if let Some(b) = &h.body {
+                    b.batch_replies(out)
+                }
+            }
+            Value::Instance(..) => {
+                if let Some(h) = self.as_http() {
+                    Value::Http(h).batch_replies(out)
+                }
+            }
+            Value::Variant(_, Some(v)) => v.batch_replies(out),
+            Value::Unknown(items) => items.iter().for_each(|v| v.batch_replies(out)),
+            _ => {}
+        }
+    }
+
     /// The replies this value is or contains, apart: those sent in an HTTP answer whose
     /// status the scan cannot compute go to `unsure` (an error status would make the
     /// answer a refusal of the input, not a reply to it).
@@ -626,7 +655,13 @@ const ENCODED_START: &str = "{\"jsonrpc\":\"2.0\"";
 
 /// Whether the message's text starts with `prefix` (`bytes.HasPrefix(body, []byte("["))`):
 /// known while the prefix is within the start every probe shares.
-pub(crate) fn encoded_starts_with(prefix: &str) -> Value {
+pub(crate) fn encoded_starts_with(prefix: &str, batch: bool) -> Value {
+    // A batch's text is `[` and then the message's.
+    let prefix = match (batch, prefix.strip_prefix('[')) {
+        (true, Some(rest)) => rest,
+        (true, None) => return Value::Bool(prefix.is_empty()),
+        (false, _) => prefix,
+    };
     if ENCODED_START.starts_with(prefix) {
         Value::Bool(true)
     } else if prefix.len() <= ENCODED_START.len() || !prefix.starts_with(ENCODED_START) {

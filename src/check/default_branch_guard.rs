@@ -88,6 +88,27 @@ pub fn run(v: &ServerView) -> Verdict {
             return Verdict::fail(reason, answered);
         }
     }
+    // An id-less unknown method sent in a batch: the batch's answer carries the
+    // fallback's reply to it.
+    if v.reads_batches() {
+        let batch = v.probe(Probe::notification(UNKNOWN_METHOD).in_batch());
+        let sent: Vec<_> = batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
+        if let Some(first) = sent.first() {
+            let findings = sent
+                .iter()
+                .map(|r| Finding {
+                    span: r.reply.at(),
+                    message: "the unknown-method fallback replies to a message without an id sent in a batch"
+                        .to_string(),
+                })
+                .collect();
+            let reason = format!(
+                "an id-less message with an unknown method, sent in a batch, gets a reply in the batch's answer at {}",
+                v.at(first.reply.at())
+            );
+            return Verdict::fail(reason, findings);
+        }
+    }
     let evidence = run.evidence();
     let how = match evidence {
         Some(span) => format!(" (decided at {})", v.at(span)),

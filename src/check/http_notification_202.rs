@@ -106,6 +106,34 @@ pub fn run(v: &ServerView) -> Verdict {
             findings.push(Finding { span, message });
         }
     }
+    // A batch of notifications only: answered by code that reads batches with a JSON
+    // array (`[]` once every notification is dropped) instead of 202 and no body.
+    if v.reads_batches() {
+        for (m, _) in v.client_notifications() {
+            let run = v.probe(Probe::notification(m).in_batch());
+            for (path, answer) in run.http_answers_by_path() {
+                let HttpAnswer::Response(h) = &answer else { continue };
+                let status = match h.status {
+                    HttpStatus::Code(s) => s,
+                    HttpStatus::Unset => 200,
+                    _ => continue,
+                };
+                if old_route(&path.entry)
+                    || h.status.is_error()
+                    || !matches!(h.body, Some(Value::Array(_)))
+                    || findings.iter().any(|f| f.span == h.span)
+                {
+                    continue;
+                }
+                findings.push(Finding {
+                    span: h.span,
+                    message: format!(
+                        "answers a batch holding only notifications with HTTP {status} and a JSON array body; it must be 202 Accepted with an empty body"
+                    ),
+                });
+            }
+        }
+    }
     if let Some(first) = findings.first() {
         let reason = format!("{} ({})", first.message, v.at(first.span));
         return Verdict::fail(reason, findings);

@@ -148,6 +148,25 @@ impl PathRun {
         sure.into_iter().map(|reply| SentReply { reply, path: self }).collect()
     }
 
+    /// The replies a batch probe's path sends as members of an array: the answer to a
+    /// batch (a single reply object is the answer of code that took the batch for one
+    /// message, which says nothing of how it answers batches).
+    fn batch_replies(&self) -> Vec<SentReply<'_>> {
+        if self.outcome.raised || !self.outcome.saw_message || self.outcome.blind.is_some() || self.rejected()
+        {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for e in &self.outcome.effects {
+            if let Effect::Emit { value, .. } = e {
+                value.batch_replies(&mut found);
+            }
+        }
+        self.outcome.value.batch_replies(&mut found);
+        found.retain(|r| !r.pre_dispatch);
+        found.into_iter().map(|reply| SentReply { reply, path: self }).collect()
+    }
+
     /// The first reply whose HTTP status the scan cannot compute.
     fn unsure_reply(&self) -> Option<Span> {
         self.sent().1.iter().map(|r| r.at()).min()
@@ -208,6 +227,8 @@ pub struct ProbeRun {
     renamed_method: bool,
     /// The prefixes the code tested the method name against (`tools/`).
     pub method_prefixes: std::collections::BTreeSet<String>,
+    /// The code tested whether the decoded body is a batch.
+    pub tests_batch: bool,
 }
 
 impl ProbeRun {
@@ -216,6 +237,13 @@ impl ProbeRun {
     /// compute is no witness (a 4xx would refuse the input): see [`ProbeRun::unsure`].
     pub fn replies(&self) -> Vec<SentReply<'_>> {
         let mut out: Vec<SentReply> = self.paths.iter().flat_map(|p| p.replies(self.notification)).collect();
+        out.sort_by_key(|r| r.reply.at());
+        out
+    }
+
+    /// For a batch probe: the replies sent as members of the batch's answer.
+    pub fn batch_replies(&self) -> Vec<SentReply<'_>> {
+        let mut out: Vec<SentReply> = self.paths.iter().flat_map(PathRun::batch_replies).collect();
         out.sort_by_key(|r| r.reply.at());
         out
     }
@@ -560,6 +588,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
         run
     }
 
+    /// Whether the code reads JSON-RPC batches: a probe's path tested whether the
+    /// decoded body is an array (or its text opens one). Batch probes are sent only
+    /// then.
+    pub fn reads_batches(&self) -> bool {
+        [Probe::notification("notifications/initialized"), Probe::request("initialize")]
+            .into_iter()
+            .any(|p| self.run_probe(p).tests_batch)
+    }
+
     /// Whether the handshake a client performs before sending `method` sets the
     /// server's initialized state: its `initialize` does, or (for what follows it) its
     /// `notifications/initialized` does.
@@ -581,6 +618,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let mut paths = Vec::new();
         let mut cut = None;
         let mut renamed_method = false;
+        let mut tests_batch = false;
         let mut method_prefixes = std::collections::BTreeSet::new();
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
@@ -621,13 +659,20 @@ impl<'p, 'a> ServerView<'p, 'a> {
             }
             cut = cut.or(interp.cut);
             renamed_method |= interp.renamed_method;
+            tests_batch |= interp.tested_batch;
             method_prefixes.append(&mut interp.method_prefixes);
         }
         if paths.iter().any(|p| p.outcome.saw_message) {
             self.saw_message.set(true);
         }
-        let run =
-            Rc::new(ProbeRun { paths, cut, notification: !probe.has_id, renamed_method, method_prefixes });
+        let run = Rc::new(ProbeRun {
+            paths,
+            cut,
+            notification: !probe.has_id,
+            renamed_method,
+            method_prefixes,
+            tests_batch,
+        });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
     }
@@ -1025,6 +1070,7 @@ mod tests {
             cut: None,
             notification: true,
             renamed_method: false,
+            tests_batch: false,
             method_prefixes: Default::default(),
         }
     }

@@ -41,6 +41,30 @@ pub fn run(v: &ServerView) -> Verdict {
         let reason = format!("the notification `{method}` gets {kind} reply (built at {})", v.at(span));
         return Verdict::fail(reason, findings);
     }
+    // In a batch (JSON-RPC: "including those that are within a batch request"): the
+    // answer to a batch holding the notification carries a reply to it.
+    if judged && v.reads_batches() {
+        for (method, _) in v.client_notifications() {
+            let run = v.probe(Probe::notification(method).in_batch());
+            let sent = run.batch_replies();
+            let Some(first) = sent.first() else { continue };
+            let kind = if first.reply.error.is_some() { "an error" } else { "a result" };
+            let findings = sent
+                .iter()
+                .map(|r| Finding {
+                    span: r.reply.at(),
+                    message: format!(
+                        "replies to `{method}` sent in a batch with {kind}: a notification in a batch must get no response"
+                    ),
+                })
+                .collect();
+            let reason = format!(
+                "the notification `{method}`, sent in a batch, gets {kind} reply in the batch's answer (built at {})",
+                v.at(first.reply.at())
+            );
+            return Verdict::fail(reason, findings);
+        }
+    }
     if !judged {
         return Verdict::skip("no path from the server's entry reaches its dispatch");
     }

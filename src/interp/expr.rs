@@ -299,7 +299,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 Value::Bool(m.starts_with(&prefix))
                             }
                             Value::Str(t) => Value::Bool(t.starts_with(&prefix)),
-                            Value::Encoded => crate::value::encoded_starts_with(&prefix),
+                            Value::Encoded => {
+                                self.tested_batch |= prefix.starts_with(['[', '{']);
+                                crate::value::encoded_starts_with(&prefix, self.probe.batch)
+                            }
                             _ => Value::unknown(),
                         };
                         (s, r)
@@ -471,6 +474,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                             // Decoding what the code itself encoded (`json.loads(reply.json())`,
                             // `JSON.parse(JSON.stringify(reply))`) gives that value back.
                             Some(v @ (Value::Reply(_) | Value::Object(_) | Value::Instance(..))) => v,
+                            // A batch probe: the array that holds the message.
+                            _ if self.probe.batch => Value::Array(Rc::new(vec![Value::Message])),
                             _ => Value::Message,
                         };
                         (s, v)
@@ -1005,9 +1010,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         // bytes to a number and its strings to a string, which the value cannot tell.
         if let (Value::Encoded, Value::Int(0)) = (collection, key) {
             use crate::model::Language;
+            self.tested_batch = true;
+            let (byte, text) = if self.probe.batch { (b'[', "[") } else { (b'{', "{") };
             return match self.prog.file_of(self.here()).language {
-                Language::Go => Value::Int(i64::from(b'{')),
-                Language::Php | Language::JavaScript | Language::TypeScript => Value::Str("{".into()),
+                Language::Go => Value::Int(i64::from(byte)),
+                Language::Php | Language::JavaScript | Language::TypeScript => Value::Str(text.into()),
                 Language::Python | Language::Rust => Value::unknown(),
             };
         }
@@ -1336,6 +1343,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                         continue;
                     }
                     "is_array" => {
+                        self.tested_batch = true;
                         out.push((s, Value::Bool(false)));
                         continue;
                     }
@@ -1852,6 +1860,41 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let made = s.effects.len();
                 out.push((s, Value::Captured(made)));
                 continue;
+            }
+            // `[dispatch(m) for m in batch if m]`: over a list the path knows, the kept
+            // items each handed to the item function; else what the item function makes
+            // of an unknown item, as part of a value the scan does not know.
+            if callee == crate::lower::COMPREHENSION
+                && let [source, Value::Func(item), test] = vals.as_slice()
+            {
+                let (item, test) = (*item, test.clone());
+                match source {
+                    Value::Array(items) if (1..=MAPPED_ITEMS).contains(&items.len()) => {
+                        let kept = match test {
+                            Value::Func(t) => self.each_item(s, t, items, true, span),
+                            _ => vec![(s, source.clone())],
+                        };
+                        for (s2, list) in kept {
+                            match list {
+                                Value::Array(ref kept) if kept.is_empty() => out.push((s2, list)),
+                                Value::Array(kept) => out.extend(self.each_item(s2, item, &kept, false, span)),
+                                other => out.push((s2, other)),
+                            }
+                        }
+                    }
+                    Value::Array(items) if items.is_empty() => out.push((s, source.clone())),
+                    _ => {
+                        for (s2, v) in self.apply(s, item, vec![Value::unknown()], span) {
+                            out.push((s2, Value::Unknown(Rc::new(vec![v]))));
+                        }
+                    }
+                }
+                continue;
+            }
+            // `Array.isArray(body)`, `isinstance(data, list)` on the decoded message: the
+            // code reads batches, which a batch probe then follows.
+            if callee == crate::lower::IS_KIND && matches!(vals.first(), Some(Value::Message)) {
+                self.tested_batch = true;
             }
             if let Some(v) = builtin(callee, &vals) {
                 out.push((s, v));

@@ -331,6 +331,9 @@ pub struct Interp<'p, 'a> {
     touched_prefix: bool,
     /// An MCP method name was compared with a value the scan could not compute.
     touched_blind: bool,
+    /// The code tested whether the decoded message is a batch (`Array.isArray(body)`,
+    /// the text's first byte): a batch probe is worth sending.
+    pub tested_batch: bool,
     /// The call about to be bound spreads a value of unknown length (`f(...args)`):
     /// which parameters it leaves out is unknown. Set where the call's arguments are
     /// laid out, taken (reset) by `bind`.
@@ -388,6 +391,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             touched_method: false,
             touched_prefix: false,
             touched_blind: false,
+            tested_batch: false,
             open_call: false,
             not_captured: HashSet::default(),
             closure_env: None,

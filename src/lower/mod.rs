@@ -103,6 +103,11 @@ pub const IS_ERR: &str = "mcp-conform/is-err";
 /// The decoded message is one object, a list the path built is a list; a value
 /// the scan does not know is taken for the message.
 pub const IS_KIND: &str = "mcp-conform/is-kind";
+/// A built-in: a list built from another (Python's `[f(m) for m in batch if m]`):
+/// `(source, item function, predicate function or null)`. Over a list the path
+/// knows, the items the predicate keeps, each handed to the item function; over
+/// another value, the item function's answer for an unknown item.
+pub const COMPREHENSION: &str = "mcp-conform/comprehension";
 
 /// The kind [`IS_KIND`] tests for a type check the probes pass when the value is
 /// there (PHP `is_array($x)`): any value but null.

@@ -988,6 +988,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
             let items = children(node).into_iter().map(|c| expr(ctx, c)).collect();
             Expr::Array { items, span: ctx.span(node) }
         }
+        // `[dispatch(m) for m in batch if m is not None]`: one loop, at most one filter.
+        "list_comprehension" if let Some(built) = comprehension(ctx, node) => built,
         "list_comprehension" | "generator_expression" | "set_comprehension" | "dictionary_comprehension" => {
             let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
             let mut parts = vec![body];
@@ -1019,6 +1021,37 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
             Expr::opaque(parts)
         }
     }
+}
+
+/// A list comprehension over one loop variable with at most one `if` clause, as
+/// [`super::COMPREHENSION`] with the item and the test written as functions of the
+/// loop variable (they see the function's variables as its closures do).
+fn comprehension(ctx: &mut Ctx, node: Node) -> Option<Expr> {
+    let body = node.child_by_field_name("body")?;
+    let clauses: Vec<Node> = children(node).into_iter().filter(|c| c.kind().ends_with("_clause")).collect();
+    let [looped, rest @ ..] = clauses.as_slice() else { return None };
+    if looped.kind() != "for_in_clause" || rest.len() > 1 || rest.iter().any(|c| c.kind() != "if_clause") {
+        return None;
+    }
+    let var = looped.child_by_field_name("left").filter(|l| l.kind() == "identifier")?;
+    let source = looped.child_by_field_name("right")?;
+    let var = ctx.text(var).to_string();
+    let source = expr(ctx, source);
+    let item = expr(ctx, body);
+    let item = ctx.closure(body, vec![var.clone()], item);
+    let test = match rest.first().and_then(|c| c.named_child(0)) {
+        Some(cond) => {
+            let test = expr(ctx, cond);
+            ctx.closure(rest[0], vec![var], test)
+        }
+        None => Expr::Null,
+    };
+    Some(Expr::Call {
+        callee: super::COMPREHENSION.into(),
+        receiver: None,
+        args: vec![source, item, test],
+        span: ctx.span(node),
+    })
 }
 
 fn string(ctx: &mut Ctx, node: Node) -> Expr {
