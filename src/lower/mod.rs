@@ -114,6 +114,15 @@ pub const COMPREHENSION: &str = "mcp-conform/comprehension";
 pub const PRESENT: &str = "present";
 
 /// A test of a value's JSON kind, as [`IS_KIND`].
+/// `a > b` and the other orderings, which the interpreter decides on numbers it knows
+/// (`replies.length > 0`, `len(batch) >= 1`); any other operator is opaque.
+pub fn ordered(op: &str, left: Expr, right: Expr) -> Expr {
+    match crate::model::Order::of(op) {
+        Some(op) => Expr::Compare { op, left: Box::new(left), right: Box::new(right) },
+        None => Expr::opaque(vec![left, right]),
+    }
+}
+
 pub fn is_kind(value: Expr, kind: &str, span: Span) -> Expr {
     Expr::Call { callee: IS_KIND.into(), receiver: None, args: vec![value, Expr::Str(kind.into())], span }
 }

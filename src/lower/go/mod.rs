@@ -855,10 +855,7 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             };
             folded.map_or_else(Expr::unknown, Expr::Int)
         }
-        op => match crate::model::Order::of(op) {
-            Some(op) => Expr::Compare { op, left: Box::new(left), right: Box::new(right) },
-            None => Expr::opaque(vec![left, right]),
-        },
+        op => super::ordered(op, left, right),
     }
 }
 

@@ -1283,7 +1283,7 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
             (Some("string"), Expr::Str(key)) => Expr::HasKey { object: Box::new(right), key },
             (_, item) => Expr::Member { item: Box::new(item), collection: Box::new(right) },
         },
-        _ => Expr::opaque(vec![left, right]),
+        op => super::ordered(op, left, right),
     }
 }
 

@@ -1068,7 +1068,7 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
         "||" | "or" | "?:" => Expr::Or(Box::new(left), Box::new(right)),
         "??" => Expr::Coalesce(Box::new(left), Box::new(right)),
-        _ => Expr::opaque(vec![left, right]),
+        op => super::ordered(op, left, right),
     }
 }
 

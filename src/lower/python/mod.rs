@@ -1368,6 +1368,10 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             let object = args.swap_remove(0);
             return Expr::HasKey { object: Box::new(object), key };
         }
+        // `len(answers)`: the length of a list (or text) the path knows.
+        "len" if args.len() == 1 && receiver.is_none() => {
+            return Expr::Call { callee, receiver: None, args, span };
+        }
         "isinstance" | "len" | "int" | "hasattr" | "getattr" | "type" => {
             return Expr::opaque(args);
         }
@@ -1436,7 +1440,7 @@ fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
             };
             if ops[0] == "in" { test } else { Expr::Not(Box::new(test)) }
         }
-        _ => Expr::opaque(vec![left, right]),
+        op => super::ordered(op, left, right),
     }
 }
 

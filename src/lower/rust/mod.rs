@@ -842,7 +842,7 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "&&" => Expr::And(Box::new(left), Box::new(right)),
         "||" => Expr::Or(Box::new(left), Box::new(right)),
-        _ => Expr::opaque(vec![left, right]),
+        op => super::ordered(op, left, right),
     }
 }
 
