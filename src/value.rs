@@ -362,13 +362,56 @@ impl Value {
         out.extend(unsure);
     }
 
+    /// This value with every object that is `before` itself (the same shared map, not
+    /// an equal one) replaced by `after`; None when it holds none.
+    pub fn replace_shared(&self, before: &Rc<Vec<(String, Value)>>, after: &Value) -> Option<Value> {
+        match self {
+            Value::Object(o) if Rc::ptr_eq(o, before) => Some(after.clone()),
+            Value::Object(o) => {
+                let mut changed = false;
+                let members: Vec<(String, Value)> = o
+                    .iter()
+                    .map(|(k, v)| match v.replace_shared(before, after) {
+                        Some(u) => {
+                            changed = true;
+                            (k.clone(), u)
+                        }
+                        None => (k.clone(), v.clone()),
+                    })
+                    .collect();
+                changed.then(|| Value::Object(Rc::new(members)))
+            }
+            Value::Array(items) => {
+                let mut changed = false;
+                let updated: Vec<Value> = items
+                    .iter()
+                    .map(|v| match v.replace_shared(before, after) {
+                        Some(u) => {
+                            changed = true;
+                            u
+                        }
+                        None => v.clone(),
+                    })
+                    .collect();
+                changed.then(|| Value::Array(Rc::new(updated)))
+            }
+            Value::Reply(r) => {
+                let result = r.result.as_ref()?.replace_shared(before, after)?;
+                Some(Value::Reply(Rc::new(Reply { result: Some(result), ..(**r).clone() })))
+            }
+            _ => None,
+        }
+    }
+
     /// The replies this value holds as members of an array (a batch's answer): in an
     /// array written out, returned, or sent as an HTTP body with a status the scan
     /// knows and that is no error.
     pub fn batch_replies(&self, out: &mut Vec<Rc<Reply>>) {
         match self {
             Value::Array(items) => items.iter().for_each(|v| v.replies(out)),
-            Value::Http(h) if matches!(h.status, HttpStatus::Code(_) | HttpStatus::Unset) && !h.status.is_error() => {
+            Value::Http(h)
+                if matches!(h.status, HttpStatus::Code(_) | HttpStatus::Unset) && !h.status.is_error() =>
+            {
                 if let Some(b) = &h.body {
                     b.batch_replies(out)
                 }

@@ -92,7 +92,8 @@ pub fn run(v: &ServerView) -> Verdict {
     // fallback's reply to it.
     if v.reads_batches() {
         let batch = v.probe(Probe::notification(UNKNOWN_METHOD).in_batch());
-        let sent: Vec<_> = batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
+        let sent: Vec<_> =
+            batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
         if let Some(first) = sent.first() {
             let findings = sent
                 .iter()

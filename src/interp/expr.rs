@@ -1877,7 +1877,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                         for (s2, list) in kept {
                             match list {
                                 Value::Array(ref kept) if kept.is_empty() => out.push((s2, list)),
-                                Value::Array(kept) => out.extend(self.each_item(s2, item, &kept, false, span)),
+                                Value::Array(kept) => {
+                                    out.extend(self.each_item(s2, item, &kept, false, span))
+                                }
                                 other => out.push((s2, other)),
                             }
                         }

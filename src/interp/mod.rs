@@ -750,6 +750,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.touched_id |= outer.0;
                 self.touched_method |= outer.1;
                 let plain = !target.contains(['.', '[']);
+                // Languages whose maps and objects are references (PHP's arrays are values).
+                let by_reference = matches!(
+                    self.prog.file_of(self.here()).language,
+                    crate::model::Language::Python
+                        | crate::model::Language::JavaScript
+                        | crate::model::Language::TypeScript
+                );
                 results
                     .into_iter()
                     .map(|(mut s, v)| {
@@ -771,7 +778,28 @@ impl<'p, 'a> Interp<'p, 'a> {
                             // on: the outer function's variable, however deep it is called.
                             s.effects.push(write);
                         }
+                        let (base, keys) = split_target(target);
+                        let shared = match s.env.get(base) {
+                            Some(Value::Object(before)) if !keys.is_empty() && by_reference => {
+                                Some(before.clone())
+                            }
+                            _ => None,
+                        };
                         assign(&mut s.env, target, v, *span);
+                        // `resp = {"result": result}` then `result["x"] = 1`: Python's dicts and
+                        // JavaScript's objects are shared, so `resp` sees the write too.
+                        if let Some(before) = shared
+                            && let Some(after) = s.env.get(base).cloned()
+                        {
+                            let base = base.to_string();
+                            for (name, value) in s.env.iter_mut() {
+                                if *name != base
+                                    && let Some(updated) = value.replace_shared(&before, &after)
+                                {
+                                    *value = updated;
+                                }
+                            }
+                        }
                         s
                     })
                     .collect()

@@ -973,7 +973,16 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         }
         "dictionary" => {
             let mut entries = Vec::new();
-            for pair in children(node).into_iter().filter(|c| c.kind() == "pair") {
+            for pair in children(node) {
+                // `{**DEFAULTS, "protocolVersion": v}`: the members of another dict, here.
+                if pair.kind() == "dictionary_splat" {
+                    let inner = pair.named_child(0).map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+                    entries.push((crate::model::SPREAD.to_string(), inner));
+                    continue;
+                }
+                if pair.kind() != "pair" {
+                    continue;
+                }
                 let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
                 else {
                     continue;
