@@ -1406,6 +1406,20 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Unknown(Rc::new(checked))));
                 continue;
             }
+            // `result.model_dump()` on a model built from its fields (see the lowering's
+            // `model_types`): those fields, less the ones left out as None when asked.
+            if let Some(Value::Object(fields)) = &recv
+                && SERIALISERS.contains(&crate::lower::last_segment(callee))
+            {
+                let drop_none = args.iter().any(|a| matches!(a, Expr::Named { name, value } if name == "exclude_none" && matches!(value.as_ref(), Expr::Bool(true))));
+                let kept: Vec<(String, Value)> = fields
+                    .iter()
+                    .filter(|(_, v)| !(drop_none && matches!(v, Value::Null)))
+                    .cloned()
+                    .collect();
+                out.push((s, Value::Object(Rc::new(kept))));
+                continue;
+            }
             // `obj.method(...)` on an instance: its class's method, with `self` bound.
             if let Some(Value::Instance(class, _, _)) = &recv {
                 let name = crate::lower::last_segment(callee);

@@ -197,6 +197,9 @@ pub struct Ctx<'a> {
     /// Names the file binds to its own classes or to imports from outside the web
     /// frameworks (Python): a `Response` among them is the code's own class.
     pub own_names: Vec<String>,
+    /// Model classes of a library whose instances serialise to the fields they are
+    /// built with (Python: the MCP SDK's pydantic types, see `MODEL_MODULES`).
+    pub model_types: Vec<String>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
     /// The methods the class being lowered defines (Python): `self.send_response(..)`
@@ -257,6 +260,7 @@ impl<'a> Ctx<'a> {
             closures: Vec::new(),
             libraries: Vec::new(),
             own_names: Vec::new(),
+            model_types: Vec::new(),
             receiver: None,
             class_methods: Vec::new(),
             declared: None,

@@ -4,6 +4,11 @@
 
 use crate::lower::Fold;
 
+/// Modules of pydantic models whose instances serialise (`model_dump()`) to the
+/// fields they are built with: the MCP SDK's protocol types
+/// (`InitializeResult(protocolVersion=v, ...)`).
+pub const MODEL_MODULES: &[&str] = &["mcp.types"];
+
 /// Decorator and router method names that make a function an HTTP handler.
 pub const ROUTE_DECORATORS: &[&str] = &["post", "route", "api_route", "put"];
 

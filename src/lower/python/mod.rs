@@ -181,6 +181,19 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
         {
             ctx.libraries.push(lib.module);
         }
+        // `from mcp.types import InitializeResult`: a model built from its fields.
+        if node.kind() == "import_from_statement" && frameworks::MODEL_MODULES.contains(&name) {
+            let mut cursor = node.walk();
+            for imported in node.children_by_field_name("name", &mut cursor) {
+                let local = match imported.kind() {
+                    "aliased_import" => imported.child_by_field_name("alias"),
+                    _ => Some(imported),
+                };
+                if let Some(local) = local {
+                    ctx.model_types.push(ctx.text(local).to_string());
+                }
+            }
+        }
         // `from .models import Response`: the code's own class, not a web framework's.
         let top = name.split('.').next().unwrap_or("");
         if node.kind() == "import_from_statement" && (name.starts_with('.') || !WEB_MODULES.contains(&top)) {
@@ -1153,6 +1166,11 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
                 args.push(expr(ctx, a));
             }
         }
+    }
+    // `InitializeResult(protocolVersion=v, capabilities=c)` of a model library: the
+    // object of its fields (its serialiser, `model_dump()`, gives them back).
+    if args.is_empty() && !keywords.is_empty() && ctx.model_types.iter().any(|t| t == ctx.text(func)) {
+        return super::object(keywords, span);
     }
     // jsonrpcserver: `dispatch(text)` answers by the functions registered with
     // `@method`; a handler's `Success(value)` and `Error(code, message)` are the
