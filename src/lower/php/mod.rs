@@ -649,6 +649,16 @@ fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(e);
+    // `$buffer .= $line`, `$count += 1`: the variable becomes a value made of what it
+    // held and the right side (the scan keeps both parts, as for `$a . $b`).
+    if e.kind() == "augmented_assignment_expression"
+        && let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
+    {
+        let target = target_name(ctx, left);
+        let value = Expr::opaque(vec![Expr::Var(target.clone()), expr(ctx, right, facts)]);
+        out.push(Stmt::Assign { target, value, span });
+        return;
+    }
     if e.kind() == "assignment_expression" {
         let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
         else {
