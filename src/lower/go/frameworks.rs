@@ -145,3 +145,26 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[(
 /// Methods that run the function they are handed as a goroutine: errgroup's
 /// `g.Go(f)`, `sync.WaitGroup.Go(f)`, conc's pools.
 pub const GOROUTINE_STARTERS: &[&str] = &["Go"];
+
+/// JSON path readers that read members of JSON text without decoding it into a
+/// type: `(import path, parsers, getters, value accessors, presence test)`.
+/// gjson: `gjson.Parse(text)` is the message, `gjson.Get(text, "method")` and
+/// `parsed.Get("id")` read one member, `.String()`/`.Value()`/`.Int()` give it, and
+/// `.Exists()` tells whether it is there.
+pub struct JsonPathLibrary {
+    pub import: &'static str,
+    pub parsers: &'static [&'static str],
+    pub getters: &'static [&'static str],
+    pub method_getter: &'static str,
+    pub accessors: &'static [&'static str],
+    pub exists: &'static str,
+}
+
+pub const JSON_PATH_LIBRARIES: &[JsonPathLibrary] = &[JsonPathLibrary {
+    import: "github.com/tidwall/gjson",
+    parsers: &["gjson.Parse", "gjson.ParseBytes"],
+    getters: &["gjson.Get", "gjson.GetBytes"],
+    method_getter: "Get",
+    accessors: &["String", "Value", "Int", "Uint", "Float", "Bool", "Str", "Raw"],
+    exists: "Exists",
+}];

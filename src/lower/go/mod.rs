@@ -1109,6 +1109,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let operand =
         (func.kind() == "selector_expression").then(|| func.child_by_field_name("operand")).flatten();
     let operand_text = operand.map(|o| ctx.text(o)).unwrap_or("");
+    if let Some(read) = json_path_read(ctx, facts, &callee, &last, operand, &args) {
+        return read;
+    }
     if args.iter().any(|a| matches!(a, Expr::Var(v) if v == "os.Stderr")) || operand_text == "os.Stderr" {
         return Expr::unknown();
     }
@@ -1351,6 +1354,52 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
     call(callee, receiver, args, Vec::new(), span)
+}
+
+/// A JSON path library's reads (see `frameworks::JSON_PATH_LIBRARIES`), in a file
+/// that imports it: `gjson.Parse(text)` the decoded message, `gjson.Get(text, "id")`
+/// and `parsed.Get("method")` one member of it, `.String()` that member, `.Exists()`
+/// whether it is there.
+fn json_path_read(
+    ctx: &mut Ctx,
+    facts: &mut FileFacts,
+    callee: &str,
+    last: &str,
+    operand: Option<Node>,
+    args: &[Expr],
+) -> Option<Expr> {
+    let lib = frameworks::JSON_PATH_LIBRARIES
+        .iter()
+        .find(|l| facts.imports.iter().any(|i| i.strip_prefix(crate::model::GO_IMPORT) == Some(l.import)))?;
+    let member = |of: Expr, key: &Expr| Expr::Lookup { collection: Box::new(of), key: Box::new(key.clone()) };
+    if lib.parsers.contains(&callee) && args.len() == 1 {
+        return Some(Expr::Message(args.to_vec()));
+    }
+    if lib.getters.contains(&callee)
+        && let [text, key @ Expr::Str(_)] = args
+    {
+        return Some(member(Expr::Message(vec![text.clone()]), key));
+    }
+    // Only these methods are the library's; the operand is lowered for them alone.
+    if last != lib.method_getter && last != lib.exists && !lib.accessors.contains(&last) {
+        return None;
+    }
+    let operand = operand?;
+    let receiver = expr(ctx, operand, facts);
+    if last == lib.method_getter
+        && let [key @ Expr::Str(_)] = args
+    {
+        return Some(member(receiver, key));
+    }
+    // `.String()` and the like on a member read: the member itself.
+    let read = |e: &Expr| matches!(e, Expr::Lookup { .. } | Expr::Field { .. } | Expr::Message(_));
+    if lib.accessors.contains(&last) && args.is_empty() && read(&receiver) {
+        return Some(receiver);
+    }
+    if last == lib.exists && args.is_empty() && read(&receiver) {
+        return Some(Expr::Not(Box::new(Expr::IsNull(Box::new(receiver)))));
+    }
+    None
 }
 
 /// `json.Unmarshal(data, &req)`: `req` holds the decoded message and the error is nil.
