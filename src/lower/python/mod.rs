@@ -181,39 +181,38 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
         {
             ctx.libraries.push(lib.module);
         }
+        if node.kind() != "import_from_statement" {
+            continue;
+        }
         // `from mcp.types import InitializeResult`: a model built from its fields.
-        if node.kind() == "import_from_statement" && frameworks::MODEL_MODULES.contains(&name) {
-            let mut cursor = node.walk();
-            for imported in node.children_by_field_name("name", &mut cursor) {
-                let local = match imported.kind() {
-                    "aliased_import" => imported.child_by_field_name("alias"),
-                    _ => Some(imported),
-                };
-                if let Some(local) = local {
-                    ctx.model_types.push(ctx.text(local).to_string());
-                }
-            }
+        if frameworks::MODEL_MODULES.contains(&name) {
+            let names = imported_names(ctx, node);
+            ctx.model_types.extend(names);
         }
         // `from .models import Response`: the code's own class, not a web framework's.
         let top = name.split('.').next().unwrap_or("");
-        if node.kind() == "import_from_statement" && (name.starts_with('.') || !WEB_MODULES.contains(&top)) {
-            let mut cursor = node.walk();
-            for imported in node.children_by_field_name("name", &mut cursor) {
-                let local = match imported.kind() {
-                    "aliased_import" => imported.child_by_field_name("alias"),
-                    _ => Some(imported),
-                };
-                if let Some(local) = local {
-                    let local = ctx.text(local).to_string();
-                    if !name.starts_with('.') {
-                        let package = name.rsplit('.').next().unwrap_or(name).to_string();
-                        facts.package_names.push((local.clone(), package));
-                    }
-                    ctx.own_names.push(local);
+        if name.starts_with('.') || !WEB_MODULES.contains(&top) {
+            for local in imported_names(ctx, node) {
+                if !name.starts_with('.') {
+                    let package = name.rsplit('.').next().unwrap_or(name).to_string();
+                    facts.package_names.push((local.clone(), package));
                 }
+                ctx.own_names.push(local);
             }
         }
     }
+}
+
+/// The local names a `from .. import a, b as c` binds (`a`, `c`).
+fn imported_names(ctx: &Ctx, node: Node) -> Vec<String> {
+    let mut cursor = node.walk();
+    node.children_by_field_name("name", &mut cursor)
+        .filter_map(|imported| match imported.kind() {
+            "aliased_import" => imported.child_by_field_name("alias"),
+            _ => Some(imported),
+        })
+        .map(|local| ctx.text(local).to_string())
+        .collect()
 }
 
 /// Modules whose names are HTTP statuses: `http.client`'s `ACCEPTED`, Starlette's,
