@@ -368,33 +368,12 @@ impl Value {
         match self {
             Value::Object(o) if Rc::ptr_eq(o, before) => Some(after.clone()),
             Value::Object(o) => {
-                let mut changed = false;
-                let members: Vec<(String, Value)> = o
-                    .iter()
-                    .map(|(k, v)| match v.replace_shared(before, after) {
-                        Some(u) => {
-                            changed = true;
-                            (k.clone(), u)
-                        }
-                        None => (k.clone(), v.clone()),
-                    })
-                    .collect();
-                changed.then(|| Value::Object(Rc::new(members)))
+                let values: Vec<Value> = o.iter().map(|(_, v)| v.clone()).collect();
+                let updated = replace_each(&values, before, after)?;
+                let keys = o.iter().map(|(k, _)| k.clone());
+                Some(Value::Object(Rc::new(keys.zip(updated).collect())))
             }
-            Value::Array(items) => {
-                let mut changed = false;
-                let updated: Vec<Value> = items
-                    .iter()
-                    .map(|v| match v.replace_shared(before, after) {
-                        Some(u) => {
-                            changed = true;
-                            u
-                        }
-                        None => v.clone(),
-                    })
-                    .collect();
-                changed.then(|| Value::Array(Rc::new(updated)))
-            }
+            Value::Array(items) => replace_each(items, before, after).map(|u| Value::Array(Rc::new(u))),
             Value::Reply(r) => {
                 let result = r.result.as_ref()?.replace_shared(before, after)?;
                 Some(Value::Reply(Rc::new(Reply { result: Some(result), ..(**r).clone() })))
@@ -460,6 +439,16 @@ impl Value {
             _ => {}
         }
     }
+}
+
+/// The items with `before` replaced by `after` in each (see [`Value::replace_shared`]);
+/// None when no item holds it.
+fn replace_each(items: &[Value], before: &Rc<Vec<(String, Value)>>, after: &Value) -> Option<Vec<Value>> {
+    let replaced: Vec<Option<Value>> = items.iter().map(|v| v.replace_shared(before, after)).collect();
+    replaced
+        .iter()
+        .any(Option::is_some)
+        .then(|| replaced.into_iter().zip(items).map(|(r, v)| r.unwrap_or_else(|| v.clone())).collect())
 }
 
 /// Fields that hold an HTTP response's status, and its body, in response classes.
@@ -717,6 +706,32 @@ pub(crate) fn encoded_starts_with(prefix: &str, batch: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_text_opens_with_a_bracket_and_then_the_message() {
+        assert_eq!(encoded_starts_with("[", true), Value::Bool(true));
+        assert_eq!(encoded_starts_with("[{", true), Value::Bool(true));
+        assert_eq!(encoded_starts_with("{", true), Value::Bool(false));
+        assert_eq!(encoded_starts_with("[", false), Value::Bool(false));
+        assert_eq!(encoded_starts_with("{", false), Value::Bool(true));
+    }
+
+    #[test]
+    fn a_shared_object_is_replaced_where_it_is_held_and_an_equal_one_is_not() {
+        let result = Rc::new(Vec::new());
+        let equal = Value::Object(Rc::new(Vec::new()));
+        let after = Value::Object(Rc::new(vec![("resultType".to_string(), Value::Str("complete".into()))]));
+        let reply = Value::Object(Rc::new(vec![
+            ("result".to_string(), Value::Object(result.clone())),
+            ("other".to_string(), equal.clone()),
+        ]));
+        let Some(Value::Object(updated)) = reply.replace_shared(&result, &after) else {
+            panic!("the reply holds the shared object");
+        };
+        assert_eq!(updated[0].1, after);
+        assert_eq!(updated[1].1, equal);
+        assert_eq!(equal.replace_shared(&result, &after), None);
+    }
 
     #[test]
     fn unknown_values_keep_replies() {

@@ -152,8 +152,7 @@ impl PathRun {
     /// batch (a single reply object is the answer of code that took the batch for one
     /// message, which says nothing of how it answers batches).
     fn batch_replies(&self) -> Vec<SentReply<'_>> {
-        if self.outcome.raised || !self.outcome.saw_message || self.outcome.blind.is_some() || self.rejected()
-        {
+        if !self.answers_message() {
             return Vec::new();
         }
         let mut found = Vec::new();
@@ -176,8 +175,7 @@ impl PathRun {
     /// status they go out with is known.
     fn sent(&self) -> (Vec<Rc<Reply>>, Vec<Rc<Reply>>) {
         let (mut sure, mut unsure) = (Vec::new(), Vec::new());
-        if self.outcome.raised || !self.outcome.saw_message || self.outcome.blind.is_some() || self.rejected()
-        {
+        if !self.answers_message() {
             return (sure, unsure);
         }
         for e in &self.outcome.effects {
@@ -189,6 +187,12 @@ impl PathRun {
         sure.retain(|r| !r.pre_dispatch);
         unsure.retain(|r| !r.pre_dispatch);
         (sure, unsure)
+    }
+
+    /// Whether what the path sends answers the message: it looked at it, decided on
+    /// values the scan knows, ended normally and did not refuse the input.
+    fn answers_message(&self) -> bool {
+        !self.outcome.raised && self.outcome.saw_message && self.outcome.blind.is_none() && !self.rejected()
     }
 
     /// The path answered with an HTTP error status: it refused the input (no session,

@@ -778,27 +778,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                             // on: the outer function's variable, however deep it is called.
                             s.effects.push(write);
                         }
-                        let (base, keys) = split_target(target);
-                        let shared = match s.env.get(base) {
-                            Some(Value::Object(before)) if !keys.is_empty() && by_reference => {
-                                Some(before.clone())
-                            }
-                            _ => None,
-                        };
-                        assign(&mut s.env, target, v, *span);
-                        // `resp = {"result": result}` then `result["x"] = 1`: Python's dicts and
-                        // JavaScript's objects are shared, so `resp` sees the write too.
-                        if let Some(before) = shared
-                            && let Some(after) = s.env.get(base).cloned()
-                        {
-                            let base = base.to_string();
-                            for (name, value) in s.env.iter_mut() {
-                                if *name != base
-                                    && let Some(updated) = value.replace_shared(&before, &after)
-                                {
-                                    *value = updated;
-                                }
-                            }
+                        if by_reference {
+                            assign_shared(&mut s.env, target, v, *span);
+                        } else {
+                            assign(&mut s.env, target, v, *span);
                         }
                         s
                     })
@@ -949,6 +932,25 @@ fn assign(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span)
         }
         _ => {
             env.insert(target.to_string(), v);
+        }
+    }
+}
+
+/// [`assign`] in a language whose maps and objects are references (Python,
+/// JavaScript): `resp = {"result": result}` then `result["x"] = 1` changes `resp`
+/// too, so a member write replaces the object it writes (that same object, not an
+/// equal one) wherever the other variables hold it.
+fn assign_shared(env: &mut BTreeMap<String, Value>, target: &str, v: Value, span: Span) {
+    let (base, keys) = split_target(target);
+    let before = match env.get(base) {
+        Some(Value::Object(before)) if !keys.is_empty() => before.clone(),
+        _ => return assign(env, target, v, span),
+    };
+    assign(env, target, v, span);
+    let Some(after) = env.get(base).cloned() else { return };
+    for (_, value) in env.iter_mut().filter(|(name, _)| name.as_str() != base) {
+        if let Some(updated) = value.replace_shared(&before, &after) {
+            *value = updated;
         }
     }
 }
