@@ -188,13 +188,20 @@ fn captured_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Ex
 fn field_table<'a>(prog: &Program<'a>, id: FnId, name: &str) -> Option<&'a Expr> {
     let field = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."))?;
     let owner = prog.function(id).owner.as_deref()?;
-    let class = prog.class(owner, id)?;
-    prog.own_method_ids(class, id).into_iter().find_map(|m| {
-        prog.assignments(m, name)
-            .into_iter()
-            .chain(prog.assignments(m, &format!("this.{field}")))
-            .find_map(|value| handed_table(prog, m, value))
-    })
+    prog.class(owner, id)
+        .into_iter()
+        .flat_map(|class| prog.own_method_ids(class, id))
+        .find_map(|m| {
+            prog.assignments(m, name)
+                .into_iter()
+                .chain(prog.assignments(m, &format!("this.{field}")))
+                .find_map(|value| handed_table(prog, m, value))
+        })
+        .or_else(|| {
+            // Set by a factory function on the object it builds (Go's `New`).
+            let (factory, value, _) = prog.factory_field(owner, field, id)?;
+            handed_table(prog, factory, value)
+        })
 }
 
 /// The table a destructured parameter is handed: `function serveStdio({ handlers })`

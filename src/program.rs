@@ -1346,6 +1346,58 @@ impl<'a> Program<'a> {
         (!reads_param).then_some(*value)
     }
 
+    /// What a factory of the type sets a field to, where a constructor is a plain
+    /// function (Go's `func New() *Server { s := &Server{}; s.handlers =
+    /// map[...]...; return s }`, or `s := new(Server)`): the value, the factory, and the
+    /// local that holds the object there (its methods are read through it: `s.ping`).
+    /// Only a field no method of the type writes, set once in one factory of its package.
+    pub fn factory_field(&self, class: &str, field: &str, from: FnId) -> Option<(FnId, &'a Expr, &'a str)> {
+        let lang = self.file_of(from).language;
+        if lang != crate::model::Language::Go {
+            return None;
+        }
+        // A type's methods and its factories sit in its package.
+        let home = dir_of(&self.file_of(from).path);
+        let builds = |value: &Expr| match value {
+            Expr::Call { callee, args, .. } if callee == crate::lower::NEW_OBJECT => {
+                matches!(args.first(), Some(Expr::Str(t)) if t == class)
+            }
+            _ => false,
+        };
+        let mut found = None;
+        for (id, (file, f)) in self.functions.iter().enumerate() {
+            if file.language != lang || dir_of(&file.path) != home || f.body.is_empty() {
+                continue;
+            }
+            let own_method = f.owner.as_deref() == Some(class);
+            // A method of the type writing the field itself: not set by a factory alone.
+            if own_method && !self.assignments(id, &format!("self.{field}")).is_empty() {
+                return None;
+            }
+            // A method of another type building one is not this type's factory.
+            if f.owner.is_some() && !own_method {
+                continue;
+            }
+            let mut local = None;
+            crate::model::walk_statements(&f.body, &mut |s| {
+                if let Stmt::Assign { target, value, .. } = s
+                    && !target.contains(['.', '['])
+                    && builds(value)
+                {
+                    local.get_or_insert(target.as_str());
+                }
+            });
+            let Some(local) = local else { continue };
+            let written = self.assignments(id, &format!("{local}.{field}"));
+            match (written.as_slice(), found) {
+                ([], _) => {}
+                ([value], None) => found = Some((id, *value, local)),
+                _ => return None,
+            }
+        }
+        found
+    }
+
     pub fn in_closure(&self, id: FnId) -> bool {
         self.outer[id].is_some()
     }

@@ -766,6 +766,36 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return v;
             }
         }
+        // The same, set by a factory function on the object it builds (Go's `s :=
+        // &Server{}; s.handlers = map[string]handler{"ping": s.ping}`): read with the
+        // factory's local standing for the instance, so `s.ping` is its method.
+        if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
+            && !field.contains('.')
+            && !matches!(st.env.get(base), Some(Value::Instance(..)))
+            && let Some(owner) = self.prog.function(self.here()).owner.as_deref()
+            && let Some((_, expr, local)) = self.prog.factory_field(owner, field, self.here())
+        {
+            let key = (format!("{name}@factory"), self.here() as u32);
+            if let Some(v) = self.globals_cache.get(&key) {
+                return v.clone();
+            }
+            self.globals_cache.insert(key.clone(), Value::unknown());
+            let this =
+                Value::Instance(owner.into(), Rc::new(Vec::new()), self.prog.function(self.here()).span);
+            let mut env = BTreeMap::new();
+            env.insert(local.to_string(), this);
+            let outer_cut = self.cut.take();
+            let vals: Vec<Value> = self.eval(State::new(env), expr).into_iter().map(|(_, v)| v).collect();
+            let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
+            let v = match vals.as_slice() {
+                [v @ (Value::Object(_) | Value::Func(_))] if !cut_here => v.clone(),
+                _ => Value::unknown(),
+            };
+            self.globals_cache.insert(key, v.clone());
+            if !matches!(v, Value::Unknown(_)) {
+                return v;
+            }
+        }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);
         if let Some(v) = self.globals_cache.get(&key) {

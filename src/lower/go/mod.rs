@@ -1048,6 +1048,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return super::capture(span);
     }
+    // `new(Server)`: an empty object of a named type, as `&Server{}` is.
+    if callee == "new"
+        && let [t] = arg_nodes.as_slice()
+        && matches!(t.kind(), "type_identifier" | "qualified_type" | "identifier" | "selector_expression")
+    {
+        let name = super::last_segment(ctx.text(*t)).to_string();
+        return Expr::Call {
+            callee: super::NEW_OBJECT.into(),
+            receiver: None,
+            args: vec![Expr::Str(name)],
+            span,
+        };
+    }
     if crate::lower::SDK_SERVER_CALLS.contains(&last.as_str()) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
