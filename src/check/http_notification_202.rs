@@ -91,6 +91,14 @@ pub fn run(v: &ServerView) -> Verdict {
                 None
             }),
             HttpAnswer::Reply(r) => Some((r.at(), "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
+            HttpAnswer::Nothing(entry)
+                if crate::lower::silent_handler_sends_nothing(
+                    v.prog.file_of(*entry).language,
+                    &v.prog.function(*entry).name,
+                ) =>
+            {
+                None
+            }
             HttpAnswer::Nothing(entry) => Some((
                 v.prog.function(*entry).span,
                 "returns nothing for a notification: the framework answers 200 (with a `null` or empty body), not 202".to_string(),

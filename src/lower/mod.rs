@@ -916,6 +916,14 @@ pub fn anonymous_name(node: Node) -> String {
 /// The prefix of [`anonymous_name`]s.
 pub const ANONYMOUS: &str = "__fn_";
 
+/// Whether an HTTP handler that writes nothing sends no response at all (Python's
+/// `http.server` closes the exchange unanswered), rather than a framework's default
+/// 200: such a path (a helper answered and handed back a sentinel, a hook failed) is no
+/// answer to judge.
+pub fn silent_handler_sends_nothing(language: crate::model::Language, name: &str) -> bool {
+    language == crate::model::Language::Python && name == python::frameworks::HTTP_SERVER_POST
+}
+
 /// Whether a function's name is made up for a function written inside an expression.
 pub fn is_anonymous(name: &str) -> bool {
     name.starts_with(ANONYMOUS)
