@@ -1946,6 +1946,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, v));
                 continue;
             }
+            if callee == crate::lower::EXCEPTION
+                && let Some(Value::Str(class)) = vals.first()
+            {
+                out.push((s, Value::Instance(class.as_str().into(), Rc::new(Vec::new()), span)));
+                continue;
+            }
+            if callee == crate::lower::CATCHES
+                && let Some((raised, classes)) = vals.split_first()
+            {
+                out.push((s, Value::Bool(self.catches(raised, classes))));
+                continue;
+            }
             // Maps merged (PHP `array_merge($base, $attributes)`): their members, the later
             // ones winning; what they make together may be a reply (`jsonrpc`, `id`, `result`).
             if callee == crate::lower::MERGE
@@ -2540,6 +2552,46 @@ impl<'p, 'a> Interp<'p, 'a> {
             None if open => None,
             None => Some(false),
         }
+    }
+
+    /// Whether a `catch`/`except` clause naming `classes` catches `raised` (see
+    /// [`crate::lower::CATCHES`]): not only when the raised value's class chain and every
+    /// class named are known and none of them meet.
+    fn catches(&self, raised: &Value, classes: &[Value]) -> bool {
+        let Value::Instance(own, ..) = raised else { return true };
+        let language = self.prog.file_of(self.here()).language;
+        let here = self.here();
+        // The raised value's class and its bases, through the code's classes and the
+        // language's own; `None` where a link is not known.
+        let mut chain = vec![own.to_string()];
+        let mut complete = false;
+        while let Some(last) = chain.last().cloned() {
+            if chain.len() > 16 {
+                break;
+            }
+            let base = match crate::lower::exception_base(language, &last) {
+                Some("") => {
+                    complete = true;
+                    break;
+                }
+                Some(base) => base.to_string(),
+                None => match self.prog.class(&last, here).and_then(|d| d.bases.first()) {
+                    Some(b) => crate::lower::last_segment(b).to_string(),
+                    None => break,
+                },
+            };
+            chain.push(base);
+        }
+        let mut all_known = true;
+        for c in classes {
+            let Value::Str(name) = c else { return true };
+            if chain.iter().any(|k| k == name) {
+                return true;
+            }
+            all_known &= crate::lower::exception_base(language, name).is_some()
+                || self.prog.class(name, here).is_some();
+        }
+        !(complete && all_known)
     }
 
     /// The outer function's variables closure `id` reads, as they stand in `st`.

@@ -83,6 +83,72 @@ pub fn capture(span: Span) -> Expr {
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";
 
+/// `raise ValueError(..)`, `throw new InvalidArgumentException(..)`: an exception of a
+/// class the language itself defines, `[EXCEPTION, Str(class)]`, made an instance of
+/// that class so that the `catch` clauses can be matched against it.
+pub const EXCEPTION: &str = "mcp-conform/exception";
+
+/// `[CATCHES, raised, Str(A), Str(B)]`: whether an `except (A, B)` / `catch (A | B $e)`
+/// clause catches the raised value. False only when the value's class and every class
+/// named are known and none is the value's class or one of its bases; the clause is
+/// taken otherwise (as the first clause was before clauses were told apart).
+pub const CATCHES: &str = "mcp-conform/catches";
+
+/// The name the raised value is held under while a `try`'s clauses are matched.
+const RAISED: &str = "mcp-conform/raised";
+
+/// The base of one of a language's own exception classes (`""` for the root), from its
+/// table (`python::frameworks::EXCEPTIONS`, `php::frameworks::EXCEPTIONS`).
+pub fn exception_base(language: Language, class: &str) -> Option<&'static str> {
+    let table = match language {
+        Language::Python => python::frameworks::EXCEPTIONS,
+        Language::Php => php::frameworks::EXCEPTIONS,
+        _ => return None,
+    };
+    table.iter().find(|(c, _)| *c == class).map(|(_, base)| *base)
+}
+
+/// One `except`/`catch` clause: the classes it names (none: it catches everything),
+/// the name it binds the exception to, and its body.
+pub struct CatchClause {
+    pub classes: Vec<String>,
+    pub binding: Option<String>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A `try`'s clauses as one handler: the first clause that catches the raised value
+/// runs with its name bound to it; when none does, the value is raised again. One
+/// clause naming no class is the handler itself, as before.
+pub fn catch_chain(mut clauses: Vec<CatchClause>) -> (Option<String>, Block) {
+    if clauses.len() == 1 && clauses[0].classes.is_empty() {
+        let c = clauses.remove(0);
+        return (c.binding, c.body);
+    }
+    let raised = || Expr::Var(RAISED.into());
+    let mut otherwise: Block = match clauses.last() {
+        Some(c) => vec![Stmt::Raise { value: raised(), span: c.span }],
+        None => Vec::new(),
+    };
+    for c in clauses.into_iter().rev() {
+        let mut then = Vec::new();
+        if let Some(b) = c.binding {
+            then.push(Stmt::Assign { target: b, value: raised(), span: c.span });
+        }
+        then.extend(c.body);
+        otherwise = match c.classes.is_empty() {
+            true => then,
+            false => {
+                let mut args = vec![raised()];
+                args.extend(c.classes.into_iter().map(Expr::Str));
+                let cond = Expr::Call { callee: CATCHES.into(), receiver: None, args, span: c.span };
+                vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: c.span })]
+            }
+        };
+    }
+    (Some(RAISED.into()), otherwise)
+}
+
 /// A built-in: PHP's `(object)` cast of a value the lowering cannot see: an array
 /// becomes an object (an empty one `{}`, a list keyed by its indexes); anything
 /// else is as it was.

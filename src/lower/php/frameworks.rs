@@ -155,3 +155,34 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[
 /// namespace they live in: Yii's `BaseObject` (and so `Component`, `Model`) sets the
 /// properties its config array names, then calls `init()`. `(namespace, hook)`.
 pub const CONFIGURED_BASES: &[(&str, &str)] = &[("yii\\", "init")];
+
+/// PHP's own exception classes with their parent (`Throwable` is the interface all
+/// of them implement): the chain a `catch` clause is matched against (`catch
+/// (JsonException $e)` does not catch an `InvalidArgumentException`; `catch
+/// (Exception $e)` does, and `catch (Exception $e)` does not catch a `TypeError`).
+pub const EXCEPTIONS: &[(&str, &str)] = &[
+    ("Throwable", ""),
+    ("Exception", "Throwable"),
+    ("Error", "Throwable"),
+    ("TypeError", "Error"),
+    ("ValueError", "Error"),
+    ("ArgumentCountError", "TypeError"),
+    ("ArithmeticError", "Error"),
+    ("DivisionByZeroError", "ArithmeticError"),
+    ("UnhandledMatchError", "Error"),
+    ("ErrorException", "Exception"),
+    ("JsonException", "Exception"),
+    ("LogicException", "Exception"),
+    ("BadFunctionCallException", "LogicException"),
+    ("BadMethodCallException", "BadFunctionCallException"),
+    ("DomainException", "LogicException"),
+    ("InvalidArgumentException", "LogicException"),
+    ("LengthException", "LogicException"),
+    ("OutOfRangeException", "LogicException"),
+    ("RuntimeException", "Exception"),
+    ("OutOfBoundsException", "RuntimeException"),
+    ("OverflowException", "RuntimeException"),
+    ("RangeException", "RuntimeException"),
+    ("UnderflowException", "RuntimeException"),
+    ("UnexpectedValueException", "RuntimeException"),
+];

@@ -278,9 +278,31 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "try_statement" => {
             let b = body(ctx, node.child_by_field_name("body"), facts, owner);
-            let catch = children(node).into_iter().find(|c| c.kind() == "catch_clause");
-            let binding = catch.and_then(|c| c.child_by_field_name("name")).map(|n| var_name(ctx, n));
-            let handler = body(ctx, catch.and_then(|c| c.child_by_field_name("body")), facts, owner);
+            let clauses: Vec<super::CatchClause> = children(node)
+                .into_iter()
+                .filter(|c| c.kind() == "catch_clause")
+                .map(|c| {
+                    // `catch (JsonException | ValueError $e)`: the classes by their last
+                    // segment; `Throwable` catches everything.
+                    let mut classes: Vec<String> = c
+                        .child_by_field_name("type")
+                        .map(|t| {
+                            let names = if t.kind() == "type_list" { children(t) } else { vec![t] };
+                            names.into_iter().map(|n| php_class(ctx.text(n))).collect()
+                        })
+                        .unwrap_or_default();
+                    if classes.iter().any(|n| n == "Throwable") {
+                        classes.clear();
+                    }
+                    super::CatchClause {
+                        classes,
+                        binding: c.child_by_field_name("name").map(|n| var_name(ctx, n)),
+                        body: body(ctx, c.child_by_field_name("body"), facts, owner),
+                        span: ctx.span(c),
+                    }
+                })
+                .collect();
+            let (binding, handler) = super::catch_chain(clauses);
             out.push(Stmt::Expr(Expr::Try { body: b, handler, binding }));
             if let Some(fin) = children(node).into_iter().find(|c| c.kind() == "finally_clause") {
                 out.extend(body(ctx, fin.child_by_field_name("body"), facts, owner));
@@ -289,6 +311,31 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         "compound_statement" => statements(ctx, node, facts, owner, out),
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
         _ => {}
+    }
+}
+
+/// A class name as written (`\\InvalidArgumentException`, `App\\Errors\\Failed`): its
+/// last segment.
+fn php_class(text: &str) -> String {
+    text.trim_start_matches('\\').rsplit('\\').next().unwrap_or(text).to_string()
+}
+
+/// What `throw` throws: one of PHP's own exceptions (`throw new
+/// \\InvalidArgumentException($m)`) is an instance of that class, for the `catch`
+/// clauses to match.
+fn thrown(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
+    let class = (node.kind() == "object_creation_expression")
+        .then(|| children(node).into_iter().find(|c| matches!(c.kind(), "name" | "qualified_name")))
+        .flatten()
+        .map(|c| php_class(ctx.text(c)));
+    match class.filter(|c| super::exception_base(Language::Php, c).is_some()) {
+        Some(c) => Expr::Call {
+            callee: super::EXCEPTION.into(),
+            receiver: None,
+            args: vec![Expr::Str(c)],
+            span: ctx.span(node),
+        },
+        None => expr(ctx, node, facts),
     }
 }
 
@@ -713,7 +760,7 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         return;
     }
     if e.kind() == "throw_expression" {
-        let value = e.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+        let value = e.named_child(0).map(|v| thrown(ctx, v, facts)).unwrap_or_else(Expr::unknown);
         out.push(Stmt::Raise { value, span });
         return;
     }
@@ -981,7 +1028,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Expr::Block(block)
         }
         "throw_expression" => {
-            let value = node.named_child(0).map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown);
+            let value = node.named_child(0).map(|v| thrown(ctx, v, facts)).unwrap_or_else(Expr::unknown);
             Expr::Block(vec![Stmt::Raise { value, span }])
         }
         _ => {

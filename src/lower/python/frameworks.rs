@@ -150,3 +150,42 @@ pub const RPC_LIBRARIES: &[RpcLibrary] = &[RpcLibrary {
 
 /// The table the registrations of a library fill (one per file's library).
 pub const RPC_TABLE: &str = "<rpc methods>";
+
+/// Python's own exception classes with their base class: the chain an `except`
+/// clause is matched against (`except json.JSONDecodeError` does not catch the
+/// `ValueError` a dispatcher raises; `except Exception` does).
+pub const EXCEPTIONS: &[(&str, &str)] = &[
+    ("BaseException", ""),
+    ("Exception", "BaseException"),
+    ("SystemExit", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("GeneratorExit", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("AssertionError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("EOFError", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+    ("LookupError", "Exception"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("NameError", "Exception"),
+    ("OSError", "Exception"),
+    ("IOError", "Exception"),
+    ("ConnectionError", "OSError"),
+    ("BrokenPipeError", "ConnectionError"),
+    ("FileNotFoundError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("TimeoutError", "OSError"),
+    ("RuntimeError", "Exception"),
+    ("NotImplementedError", "RuntimeError"),
+    ("RecursionError", "RuntimeError"),
+    ("StopIteration", "Exception"),
+    ("TypeError", "Exception"),
+    ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("UnicodeDecodeError", "UnicodeError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("JSONDecodeError", "ValueError"),
+];

@@ -117,7 +117,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             out.push(Stmt::Return { value, span: ctx.span(node) });
         }
         "raise_statement" => {
-            let value = children(node).first().map(|v| expr(ctx, *v)).unwrap_or_else(Expr::unknown);
+            let value = children(node).first().map(|v| raised(ctx, *v)).unwrap_or_else(Expr::unknown);
             out.push(Stmt::Raise { value, span: ctx.span(node) });
         }
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
@@ -821,19 +821,24 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
 
 fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
     let mut body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
-    let mut handler = Vec::new();
-    let mut binding = None;
+    let mut clauses = Vec::new();
     let mut finally = Vec::new();
     for clause in children(node) {
         match clause.kind() {
-            "except_clause" | "except_group_clause" if handler.is_empty() => {
-                binding = children(clause)
-                    .into_iter()
-                    .find(|c| c.kind() == "as_pattern")
-                    .and_then(|a| a.child_by_field_name("alias"))
-                    .map(|a| ctx.text(a).to_string());
-                let block = children(clause).into_iter().find(|c| c.kind() == "block");
-                handler = block_of(ctx, block, facts, owner);
+            "except_clause" | "except_group_clause" => {
+                let kids = children(clause);
+                let caught = kids.iter().copied().find(|c| c.kind() != "block" && c.kind() != "comment");
+                let (classes, binding) = match caught {
+                    Some(a) if a.kind() == "as_pattern" => (
+                        a.named_child(0).map(|t| exception_classes(ctx, t)).unwrap_or_default(),
+                        a.child_by_field_name("alias").map(|n| ctx.text(n).to_string()),
+                    ),
+                    Some(t) => (exception_classes(ctx, t), None),
+                    None => (Vec::new(), None),
+                };
+                let block = kids.into_iter().find(|c| c.kind() == "block");
+                let body = block_of(ctx, block, facts, owner);
+                clauses.push(super::CatchClause { classes, binding, body, span: ctx.span(clause) });
             }
             "else_clause" => body.extend(block_of(ctx, clause.child_by_field_name("body"), facts, owner)),
             "finally_clause" => {
@@ -843,8 +848,44 @@ fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option
             _ => {}
         }
     }
+    let (binding, handler) = super::catch_chain(clauses);
     out.push(Stmt::Expr(Expr::Try { body, handler, binding }));
     out.extend(finally);
+}
+
+/// What `raise` raises: one of Python's own exceptions (`raise ValueError(msg)`) is an
+/// instance of that class, for the `except` clauses to match.
+fn raised(ctx: &mut Ctx, node: Node) -> Expr {
+    let class = match node.kind() {
+        "call" => node.child_by_field_name("function"),
+        "identifier" | "attribute" => Some(node),
+        _ => None,
+    }
+    .map(|c| super::last_segment(ctx.text(c)));
+    match class.filter(|c| super::exception_base(Language::Python, c).is_some()) {
+        Some(c) => Expr::Call {
+            callee: super::EXCEPTION.into(),
+            receiver: None,
+            args: vec![Expr::Str(c.to_string())],
+            span: ctx.span(node),
+        },
+        None => expr(ctx, node),
+    }
+}
+
+/// The classes an `except` clause names (`ValueError`, `(KeyError, json.JSONDecodeError)`),
+/// by their last segment; none for a catch-all (`Exception`, `BaseException`).
+fn exception_classes(ctx: &Ctx, node: Node) -> Vec<String> {
+    let names: Vec<String> = match node.kind() {
+        "tuple" | "parenthesized_expression" | "expression_list" => {
+            children(node).into_iter().map(|c| super::last_segment(ctx.text(c)).to_string()).collect()
+        }
+        _ => vec![super::last_segment(ctx.text(node)).to_string()],
+    };
+    if names.iter().any(|n| matches!(n.as_str(), "Exception" | "BaseException")) {
+        return Vec::new();
+    }
+    names
 }
 
 /// `return body, 202` is an HTTP response in Flask-style handlers.
