@@ -1785,6 +1785,24 @@ impl<'a> Program<'a> {
         }
         let name = crate::lower::last_segment(callee);
         let caller = self.file_of(from);
+        // A bare name called in a function: a function written inside it, or inside a
+        // function around it (Python's `def send(..)` nested in a method, which is no
+        // method of the class), before any other of that name.
+        if name == callee && !name.is_empty() {
+            let mut scope = Some(from);
+            for _ in 0..8 {
+                // A module's own definitions are resolved as before.
+                let Some(here) = scope.filter(|&h| self.function(h).name != "<module>") else { break };
+                if let Some(&id) = self
+                    .by_name
+                    .get(name)
+                    .and_then(|ids| ids.iter().find(|&&id| self.outer[id] == Some(here)))
+                {
+                    return Some(id);
+                }
+                scope = self.outer[here];
+            }
+        }
         // Rust's `Router::new()` with `Router` brought in by `use rpc_router::Router`:
         // the other crate's, never a type of the scanned code (unless the crate is
         // one of the workspace's, whose folder bears its name).
