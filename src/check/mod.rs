@@ -376,9 +376,14 @@ impl ProbeRun {
                 }
             }
             let emitted = emitted.map(Rc::new);
-            // A Rust handler returning `Result<impl IntoResponse, E>`: `Ok(x)` answers x.
+            // A Rust handler returning `Result<impl IntoResponse, E>`: `Ok(x)` answers x,
+            // and so does `Err(x)` when x is an answer itself (`Err(StatusCode::ACCEPTED)`:
+            // axum sends the error's own response).
             let value = match &path.outcome.value {
                 Value::Variant(name, Some(inner)) if name == "Ok" => inner.as_ref(),
+                Value::Variant(name, Some(inner)) if name == "Err" && inner.as_http().is_some() => {
+                    inner.as_ref()
+                }
                 other => other,
             };
             let answer = match (value.as_http(), value, emitted.as_ref()) {
