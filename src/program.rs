@@ -1917,6 +1917,19 @@ impl<'a> Program<'a> {
         {
             return None;
         }
+        // `atexit.register(f)` with `import atexit`: the function of a module outside the
+        // scanned code, never a method of the code's that shares its name.
+        if caller.language == Language::Python
+            && !qualifier.is_empty()
+            && !qualifier.contains(['.', '(', '['])
+            && !self.holds_value(from, qualifier)
+            && caller
+                .package_names
+                .iter()
+                .any(|(local, package)| local == qualifier && !self.file_names.contains(package.as_str()))
+        {
+            return None;
+        }
         // `this.service.handle()`: a method of the class the field holds, when the
         // class's declarations say which; not the caller's own method of that name.
         let field = ["this.", "self.", "$this->"].iter().find_map(|p| qualifier.strip_prefix(p));

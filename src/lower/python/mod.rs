@@ -182,6 +182,20 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             ctx.libraries.push(lib.module);
         }
         if node.kind() != "import_from_statement" {
+            // `import atexit`, `import os.path`, `import a.b as c`: the module's local
+            // name, so that `atexit.register(f)` is the module's function, not a
+            // method of the code's that shares its name.
+            let local = match m.kind() {
+                "aliased_import" => m.child_by_field_name("alias").map(|a| ctx.text(a)).unwrap_or(""),
+                _ => name.split('.').next().unwrap_or(name),
+            };
+            let package = match m.kind() {
+                "aliased_import" => name.rsplit('.').next().unwrap_or(name),
+                _ => local,
+            };
+            if !local.is_empty() {
+                facts.package_names.push((local.to_string(), package.to_string()));
+            }
             continue;
         }
         // `from mcp.types import InitializeResult`: a model built from its fields.
