@@ -1092,7 +1092,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // the server, an example sending it requests) is not the server's own.
         let below_entries = reach(&entries, &edges);
         let own: Vec<FnId> = members.iter().copied().filter(|m| below_entries.contains(m)).collect();
-        if !own.iter().any(|&m| builds_reply(prog, m)) && own.iter().any(|&m| builds_request(prog, m)) {
+        // (A reply built anywhere below the entries counts: a server whose tool
+        // handlers send progress notifications, its replies built beside the dispatch.)
+        if !below_entries.iter().any(|&m| builds_reply(prog, m))
+            && own.iter().any(|&m| builds_request(prog, m))
+        {
             continue;
         }
         // A vendored SDK's code that the server calls is the SDK's, as an installed
