@@ -1092,9 +1092,15 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // the server, an example sending it requests) is not the server's own.
         let below_entries = reach(&entries, &edges);
         let own: Vec<FnId> = members.iter().copied().filter(|m| below_entries.contains(m)).collect();
-        // (A reply built anywhere below the entries counts: a server whose tool
-        // handlers send progress notifications, its replies built beside the dispatch.)
-        if !below_entries.iter().any(|&m| builds_reply(prog, m))
+        // (A reply built beside the dispatch counts too, by a helper the code above it
+        // calls: a server whose tool handlers send progress notifications, its replies
+        // built by the message loop's own helper.)
+        let beside = ancestors[gi]
+            .iter()
+            .filter(|a| below_entries.contains(a))
+            .flat_map(|&a| calls[a].iter().copied())
+            .filter(|c| below_entries.contains(c));
+        if !own.iter().copied().chain(beside).any(|m| builds_reply(prog, m))
             && own.iter().any(|&m| builds_request(prog, m))
         {
             continue;
