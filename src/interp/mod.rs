@@ -1084,10 +1084,36 @@ fn limit(mut states: Vec<State>, cut: &mut Option<Cut>) -> Vec<State> {
         states = join::join_outcomes(states);
     }
     if states.len() > MAX_PATHS {
+        states = fewer_refusals(states);
+    }
+    if states.len() > MAX_PATHS {
         states.truncate(MAX_PATHS);
         cut.get_or_insert(Cut::Paths);
     }
     states
+}
+
+/// How many paths that ended before looking at the message a block keeps when it has
+/// too many paths.
+const KEPT_REFUSALS: usize = 4;
+
+/// Paths that ended without looking at the message (a handler's guards refusing a
+/// request for its headers, its size, its session) say nothing of how a message is
+/// answered, and the checks set them aside beside paths that did look at it: when a
+/// block has too many paths, a few of them stand for the rest, so that the paths
+/// that carry the message are not the ones dropped.
+fn fewer_refusals(states: Vec<State>) -> Vec<State> {
+    let mut kept = 0;
+    states
+        .into_iter()
+        .filter(|s| {
+            if s.running() || s.saw_message || matches!(s.status, Status::LeftLoop) {
+                return true;
+            }
+            kept += 1;
+            kept <= KEPT_REFUSALS
+        })
+        .collect()
 }
 
 #[cfg(test)]
