@@ -782,13 +782,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.globals_cache.insert(key.clone(), Value::unknown());
             let this =
                 Value::Instance(owner.into(), Rc::new(Vec::new()), self.prog.function(self.here()).span);
-            let mut env = BTreeMap::new();
-            env.insert(local.to_string(), this);
-            let outer_cut = self.cut.take();
-            let vals: Vec<Value> = self.eval(State::new(env), expr).into_iter().map(|(_, v)| v).collect();
-            let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
-            let v = match vals.as_slice() {
-                [v @ (Value::Object(_) | Value::Func(_))] if !cut_here => v.clone(),
+            let v = match self.eval_aside_in(BTreeMap::from([(local.to_string(), this)]), expr).as_deref() {
+                Some([v @ (Value::Object(_) | Value::Func(_))]) => v.clone(),
                 _ => Value::unknown(),
             };
             self.globals_cache.insert(key, v.clone());
@@ -843,9 +838,14 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// captured local's binding, an entry's argument): `None` when that evaluation
     /// hits a limit, which then cuts nothing of the probe's own analysis.
     pub(super) fn eval_aside(&mut self, expr: &Expr) -> Option<Vec<Value>> {
+        self.eval_aside_in(BTreeMap::new(), expr)
+    }
+
+    /// [`Interp::eval_aside`] with some names bound (a factory's local standing for
+    /// the object it builds).
+    fn eval_aside_in(&mut self, env: BTreeMap<String, Value>, expr: &Expr) -> Option<Vec<Value>> {
         let outer_cut = self.cut.take();
-        let values: Vec<Value> =
-            self.eval(State::new(BTreeMap::new()), expr).into_iter().map(|(_, v)| v).collect();
+        let values: Vec<Value> = self.eval(State::new(env), expr).into_iter().map(|(_, v)| v).collect();
         let cut_here = std::mem::replace(&mut self.cut, outer_cut).is_some();
         (!cut_here).then_some(values)
     }
@@ -2562,7 +2562,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let language = self.prog.file_of(self.here()).language;
         let here = self.here();
         // The raised value's class and its bases, through the code's classes and the
-        // language's own; `None` where a link is not known.
+        // language's own; complete when it reaches the language's root class.
         let mut chain = vec![own.to_string()];
         let mut complete = false;
         while let Some(last) = chain.last().cloned() {
