@@ -1497,6 +1497,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                         out.extend(self.apply(s, id, bound, span));
                     }
                     None if SERIALISERS.contains(&name) => out.push((s, this.serialised())),
+                    // `super().__init__(id=id, result=result)` in a model's own constructor
+                    // whose bases define none in the scanned code (pydantic's `BaseModel`):
+                    // the library's, which sets the declared fields named.
+                    None if name == "__init__"
+                        && let Value::Instance(class, fields, at) = &this
+                        && let Some(def) = self.prog.class(class, self.here()) =>
+                    {
+                        let (_, declared) = self.declared_fields(def, &Value::Null);
+                        let mut fields = fields.as_ref().clone();
+                        for (v, n) in vals.into_iter().zip(names.iter().copied()) {
+                            let Some(n) = n.filter(|n| declared.contains(n)) else { continue };
+                            match fields.iter_mut().find(|(k, _)| k == n) {
+                                Some((_, slot)) => *slot = v,
+                                None => fields.push((n.to_string(), v)),
+                            }
+                        }
+                        let mut s = s;
+                        s.env.insert(SELF.into(), Value::Instance(class.clone(), Rc::new(fields), *at));
+                        out.push((s, Value::Null));
+                    }
                     None => out.push((s, Value::unknown())),
                 }
                 continue;
