@@ -37,7 +37,7 @@ pub struct Program<'a> {
     pub functions: Vec<(&'a FileFacts, &'a Function)>,
     by_name: HashMap<&'a str, Vec<FnId>>,
     /// The types and classes that own a method.
-    owners: HashSet<&'a str>,
+    owners: HashSet<(Language, &'a str)>,
     /// Functions that are members of an object literal, found by their member name
     /// (see `FileFacts::object_members`).
     object_members: HashSet<FnId>,
@@ -330,7 +330,7 @@ impl<'a> Program<'a> {
     pub fn new(files: &'a [FileFacts]) -> Program<'a> {
         let mut functions = Vec::new();
         let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::default();
-        let mut owners: HashSet<&str> = HashSet::default();
+        let mut owners: HashSet<(Language, &str)> = HashSet::default();
         let mut object_members: HashSet<FnId> = HashSet::default();
         // Functions an object literal names as members (`return { handle }`).
         let mut named_members: Vec<FnId> = Vec::new();
@@ -346,7 +346,7 @@ impl<'a> Program<'a> {
                 let constructor = matches!(f.name.as_str(), "constructor" | "__init__" | "__construct");
                 // A vendored SDK's internals are not called by name from the server's code.
                 if let Some(owner) = f.owner.as_deref() {
-                    owners.insert(owner);
+                    owners.insert((family(file.language), owner));
                 }
                 if !module && file.sdk_library.is_none() {
                     by_name.entry(f.name.as_str()).or_default().push(id);
@@ -1240,9 +1240,11 @@ impl<'a> Program<'a> {
         family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
     }
 
-    /// Whether some function of the program is a method of the type `owner`.
-    pub fn has_methods(&self, owner: &str) -> bool {
-        self.owners.contains(owner)
+    /// Whether some function of the program is a method of the type `owner`, in the
+    /// language of `from` (a Python class's methods say nothing of a Go struct of the
+    /// same name).
+    pub fn has_methods(&self, owner: &str, from: FnId) -> bool {
+        self.owners.contains(&(family(self.file_of(from).language), owner))
     }
 
     /// The functions and methods of this name anywhere in the program.
@@ -2058,7 +2060,7 @@ impl<'a> Program<'a> {
                 .owner
                 .as_deref()
                 .and_then(|own| self.field_class(own, field, from))
-                .is_some_and(|iface| !self.owners.contains(iface)),
+                .is_some_and(|iface| !self.has_methods(iface, from)),
             _ => false,
         };
         let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());

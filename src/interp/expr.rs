@@ -1856,7 +1856,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => None,
                 }
             {
-                let value = match self.prog.has_methods(ty) {
+                let value = match self.prog.has_methods(ty, self.here()) {
                     true => Value::Instance(ty.as_str().into(), fields, span),
                     false => Value::Object(fields),
                 };
