@@ -1969,7 +1969,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             if callee == crate::lower::EXCEPTION
                 && let Some(Value::Str(class)) = vals.first()
             {
-                out.push((s, Value::Instance(class.as_str().into(), Rc::new(Vec::new()), span)));
+                let fields = match vals.get(1) {
+                    Some(Value::Object(fields)) => fields.clone(),
+                    _ => Rc::new(Vec::new()),
+                };
+                out.push((s, Value::Instance(class.as_str().into(), fields, span)));
                 continue;
             }
             if callee == crate::lower::CATCHES

@@ -85,7 +85,8 @@ pub const SUPER_CALL: &str = "super.";
 
 /// `raise ValueError(..)`, `throw new InvalidArgumentException(..)`: an exception of a
 /// class the language itself defines, `[EXCEPTION, Str(class)]`, made an instance of
-/// that class so that the `catch` clauses can be matched against it.
+/// that class so that the `catch` clauses can be matched against it; with a second
+/// argument, an object, its members (the MCP SDK's `new McpError(code, message)`).
 pub const EXCEPTION: &str = "mcp-conform/exception";
 
 /// `[CATCHES, raised, Str(A), Str(B)]`: whether an `except (A, B)` / `catch (A | B $e)`
@@ -298,6 +299,9 @@ pub struct Ctx<'a> {
     /// Status enums the file imports from their packages (JavaScript `StatusCodes` of
     /// `http-status-codes`): their members are HTTP statuses.
     pub status_enums: Vec<&'static str>,
+    /// Names the file imports from the MCP SDK's protocol types (`ErrorCode`,
+    /// `McpError`), as (local name, name in the SDK).
+    pub sdk_types: Vec<(String, String)>,
     /// Go's `iota` in the constant being lowered: its index in its `const` block.
     pub iota: Option<i64>,
     /// Members of the class being lowered that hold standard input (PHP: `$this->input
@@ -338,6 +342,7 @@ impl<'a> Ctx<'a> {
             handler_classes: false,
             functions_open: 0,
             status_enums: Vec::new(),
+            sdk_types: Vec::new(),
             iota: None,
             stdin_members: Vec::new(),
         }

@@ -38,6 +38,26 @@ pub const STATUS_ENUM: &str = "HttpStatus.";
 pub const STATUS_ENUMS: &[(&str, &str)] =
     &[("http-status-codes", "StatusCodes"), ("@nestjs/common", "HttpStatus"), ("axios", "HttpStatusCode")];
 
+/// The MCP TypeScript SDK's module of protocol types, whose `ErrorCode` enum and
+/// `McpError` class servers with a dispatch of their own use for their errors.
+pub const SDK_TYPES_MODULES: &[&str] =
+    &["@modelcontextprotocol/sdk/types.js", "@modelcontextprotocol/sdk/types"];
+
+/// The SDK's `ErrorCode` members and the codes they stand for.
+pub const SDK_ERROR_CODES: &[(&str, i64)] = &[
+    ("ParseError", -32700),
+    ("InvalidRequest", -32600),
+    ("MethodNotFound", -32601),
+    ("InvalidParams", -32602),
+    ("InternalError", -32603),
+    ("ConnectionClosed", -32000),
+    ("RequestTimeout", -32001),
+];
+
+/// The SDK's error classes with the members their constructor's arguments become, in
+/// order (`new McpError(ErrorCode.MethodNotFound, "...")` has `code` -32601).
+pub const SDK_ERROR_CLASSES: &[(&str, &[&str])] = &[("McpError", &["code", "message", "data"])];
+
 /// Parameter decorators that hand a controller method the response to send itself
 /// (NestJS `@Res()`, `@Response()`, `@Next()`): what the method returns is not sent.
 pub const RESPONSE_PARAM_DECORATORS: &[&str] = &["Res", "Response", "Next"];

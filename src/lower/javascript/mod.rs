@@ -279,6 +279,27 @@ fn note_required_names(ctx: &Ctx, pattern: Node, module: &str, facts: &mut FileF
     }
 }
 
+/// `import { ErrorCode, McpError as Failure } from "@modelcontextprotocol/sdk/types.js"`:
+/// each local name with the SDK's name for it.
+fn note_sdk_types(ctx: &mut Ctx, node: Node) {
+    let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
+    while let Some(n) = stack.pop() {
+        if n.kind() == "import_specifier" {
+            let name = n.child_by_field_name("name").map(|x| ctx.text(x).to_string()).unwrap_or_default();
+            let local =
+                n.child_by_field_name("alias").map(|x| ctx.text(x).to_string()).unwrap_or(name.clone());
+            ctx.sdk_types.push((local, name));
+        } else {
+            stack.extend(children(n));
+        }
+    }
+}
+
+/// The SDK's name for a local name the file imports from its protocol types.
+fn sdk_type<'c>(ctx: &'c Ctx, local: &str) -> Option<&'c str> {
+    ctx.sdk_types.iter().find(|(l, _)| l == local).map(|(_, name)| name.as_str())
+}
+
 /// `import { negotiate as n } from "@acme/handshake"`: the local names a package
 /// (not a relative path) gives, with its last path segment.
 fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
@@ -788,6 +809,9 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         }
         let source = child.child_by_field_name("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
         note_package_names(ctx, child, &source, facts);
+        if frameworks::SDK_TYPES_MODULES.contains(&source.as_str()) {
+            note_sdk_types(ctx, child);
+        }
         let web = frameworks::WEB_MODULES
             .iter()
             .any(|m| source == *m || source.strip_prefix(m).is_some_and(|rest| rest.starts_with('/')));
@@ -1107,6 +1131,13 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                 && frameworks::PARSED_BODIES.iter().any(|(o, m)| *m == prop && *o == ctx.text(object))
             {
                 return Expr::Message(Vec::new());
+            }
+            // `ErrorCode.MethodNotFound` of the MCP SDK's protocol types: the code itself.
+            if let Some((object, member)) = text.split_once('.')
+                && sdk_type(ctx, object) == Some("ErrorCode")
+                && let Some((_, code)) = frameworks::SDK_ERROR_CODES.iter().find(|(m, _)| *m == member)
+            {
+                return Expr::Int(*code);
             }
             // `StatusCodes.ACCEPTED` of an imported status enum: the status itself.
             if let Some((object, member)) = text.split_once('.')
@@ -1672,6 +1703,19 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     // A class the code declares or imports from its own modules is built, whatever
     // its name (`new HttpResponse(202, "")` of its own web layer).
+    // `new McpError(ErrorCode.MethodNotFound, msg)`: the SDK's error, whose members are
+    // its arguments (a `catch` reads `error.code`; `error instanceof McpError` holds).
+    if let Some(class) = sdk_type(ctx, &ctor)
+        && let Some((_, members)) = frameworks::SDK_ERROR_CLASSES.iter().find(|(c, _)| *c == class)
+    {
+        let entries = members.iter().map(|m| m.to_string()).zip(args).collect();
+        return Expr::Call {
+            callee: super::EXCEPTION.into(),
+            receiver: None,
+            args: vec![Expr::Str(ctor), Expr::Object { entries, span }],
+            span,
+        };
+    }
     if ctx.own_names.contains(&ctor) {
         return Expr::Call { callee: ctor, receiver: None, args, span };
     }
