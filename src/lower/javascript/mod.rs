@@ -389,6 +389,22 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         {
             let module = unquote(ctx.text(module));
             note_required_names(ctx, name, &module, facts);
+            // `const { ErrorCode, McpError } = require("@modelcontextprotocol/sdk/types.js")`.
+            if frameworks::SDK_TYPES_MODULES.contains(&module.as_str()) {
+                for c in children(name) {
+                    let pair = match c.kind() {
+                        "shorthand_property_identifier_pattern" => Some((ctx.text(c), ctx.text(c))),
+                        "pair_pattern" => c
+                            .child_by_field_name("key")
+                            .zip(c.child_by_field_name("value"))
+                            .map(|(k, v)| (ctx.text(v), ctx.text(k))),
+                        _ => None,
+                    };
+                    if let Some((local, sdk)) = pair {
+                        ctx.sdk_types.push((local.to_string(), sdk.to_string()));
+                    }
+                }
+            }
         }
         // `const { id, method } = message` reads the fields by name.
         let source = expr(ctx, js, value, facts);
