@@ -1103,6 +1103,11 @@ const KEPT_REFUSALS: usize = 4;
 /// block has too many paths, a few of them stand for the rest, so that the paths
 /// that carry the message are not the ones dropped.
 fn fewer_refusals(states: Vec<State>) -> Vec<State> {
+    // Only beside paths that carry the message: when none does, the refusals are all
+    // there is to judge.
+    if !states.iter().any(|s| s.running() || s.saw_message) {
+        return states;
+    }
     let mut kept = 0;
     states
         .into_iter()
@@ -1120,6 +1125,27 @@ fn fewer_refusals(states: Vec<State>) -> Vec<State> {
 mod tests {
     use super::*;
     use crate::model::Language;
+
+    /// A path that ended refusing the request, one per distinct status.
+    fn refusal(status: i64) -> State {
+        let mut s = State::new(BTreeMap::new());
+        s.status = Status::Returned(Value::Int(status));
+        s
+    }
+
+    #[test]
+    fn refusals_are_thinned_only_beside_paths_that_carry_the_message() {
+        let mut states: Vec<State> = (0..10).map(refusal).collect();
+        let mut carrying = State::new(BTreeMap::new());
+        carrying.saw_message = true;
+        states.push(carrying);
+        let thinned = fewer_refusals(states);
+        assert_eq!(thinned.len(), KEPT_REFUSALS + 1);
+        assert!(thinned.iter().any(|s| s.saw_message && s.running()));
+        // With nothing but refusals, they are all there is to judge.
+        let alone: Vec<State> = (0..10).map(refusal).collect();
+        assert_eq!(fewer_refusals(alone).len(), 10);
+    }
 
     /// A function that recurses at two places with a different argument each time
     /// (a walker over nested values) is followed a few levels deep, not to the call
