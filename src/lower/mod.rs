@@ -89,6 +89,13 @@ pub const SUPER_CALL: &str = "super.";
 /// argument, an object, its members (the MCP SDK's `new McpError(code, message)`).
 pub const EXCEPTION: &str = "mcp-conform/exception";
 
+/// An [`EXCEPTION`] of `class`, with the members `fields` (an object) when given.
+pub fn exception(class: String, fields: Option<Expr>, span: Span) -> Expr {
+    let mut args = vec![Expr::Str(class)];
+    args.extend(fields);
+    Expr::Call { callee: EXCEPTION.into(), receiver: None, args, span }
+}
+
 /// `[CATCHES, raised, Str(A), Str(B)]`: whether an `except (A, B)` / `catch (A | B $e)`
 /// clause catches the raised value. False only when the value's class and every class
 /// named are known and none is the value's class or one of its bases; the clause is

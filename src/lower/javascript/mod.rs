@@ -1717,21 +1717,16 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
         ctx.sdk_server = Some(span);
     }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
-    // A class the code declares or imports from its own modules is built, whatever
-    // its name (`new HttpResponse(202, "")` of its own web layer).
     // `new McpError(ErrorCode.MethodNotFound, msg)`: the SDK's error, whose members are
     // its arguments (a `catch` reads `error.code`; `error instanceof McpError` holds).
     if let Some(class) = sdk_type(ctx, &ctor)
         && let Some((_, members)) = frameworks::SDK_ERROR_CLASSES.iter().find(|(c, _)| *c == class)
     {
         let entries = members.iter().map(|m| m.to_string()).zip(args).collect();
-        return Expr::Call {
-            callee: super::EXCEPTION.into(),
-            receiver: None,
-            args: vec![Expr::Str(ctor), Expr::Object { entries, span }],
-            span,
-        };
+        return super::exception(ctor, Some(Expr::Object { entries, span }), span);
     }
+    // A class the code declares or imports from its own modules is built, whatever
+    // its name (`new HttpResponse(202, "")` of its own web layer).
     if ctx.own_names.contains(&ctor) {
         return Expr::Call { callee: ctor, receiver: None, args, span };
     }

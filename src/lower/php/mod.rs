@@ -197,7 +197,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             if let Some((class, _)) = path.split_once(" as ")
                 && !path.contains(['{', ','])
             {
-                let own = class.trim().rsplit('\\').next().unwrap_or("").to_string();
+                let own = php_class(class.trim());
                 ctx.aliases.push((local.to_string(), own));
             }
             if let Some((_, hook)) = frameworks::CONFIGURED_BASES.iter().find(|(n, _)| path.starts_with(n)) {
@@ -329,12 +329,7 @@ fn thrown(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .flatten()
         .map(|c| php_class(ctx.text(c)));
     match class.filter(|c| super::exception_base(Language::Php, c).is_some()) {
-        Some(c) => Expr::Call {
-            callee: super::EXCEPTION.into(),
-            receiver: None,
-            args: vec![Expr::Str(c)],
-            span: ctx.span(node),
-        },
+        Some(c) => super::exception(c, None, ctx.span(node)),
         None => expr(ctx, node, facts),
     }
 }
@@ -488,7 +483,7 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         .into_iter()
         .flat_map(children)
         .filter(|b| matches!(b.kind(), "name" | "qualified_name"))
-        .map(|b| ctx.text(b).rsplit('\\').next().unwrap_or("").to_string())
+        .map(|b| php_class(ctx.text(b)))
         .collect();
     let mut fields = Vec::new();
     for d in node.child_by_field_name("body").map(children).unwrap_or_default() {

@@ -877,12 +877,7 @@ fn raised(ctx: &mut Ctx, node: Node) -> Expr {
     }
     .map(|c| super::last_segment(ctx.text(c)));
     match class.filter(|c| super::exception_base(Language::Python, c).is_some()) {
-        Some(c) => Expr::Call {
-            callee: super::EXCEPTION.into(),
-            receiver: None,
-            args: vec![Expr::Str(c.to_string())],
-            span: ctx.span(node),
-        },
+        Some(c) => super::exception(c.to_string(), None, ctx.span(node)),
         None => expr(ctx, node),
     }
 }
