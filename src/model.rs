@@ -401,6 +401,9 @@ pub struct Function {
     /// Takes a network connection (`stream: TcpStream`, `conn net.Conn`): an HTTP
     /// handler when its file writes HTTP by hand ([`FileFacts::writes_http`]).
     pub http_connection: bool,
+    /// A mounted handler whose framework sends no response at all when it writes none
+    /// (http.server's `do_POST`), rather than a default 200.
+    pub http_silent_unanswered: bool,
     /// Reads messages from standard input.
     pub reads_stdin: bool,
     /// A Rust associated function without `self`: called as `Type::f()`, never as
@@ -452,6 +455,7 @@ impl Function {
             http_route: false,
             http_signature: false,
             http_connection: false,
+            http_silent_unanswered: false,
             reads_stdin: false,
             associated: false,
             bodiless: false,

@@ -91,14 +91,8 @@ pub fn run(v: &ServerView) -> Verdict {
                 None
             }),
             HttpAnswer::Reply(r) => Some((r.at(), "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
-            HttpAnswer::Nothing(entry)
-                if crate::lower::silent_handler_sends_nothing(
-                    v.prog.file_of(*entry).language,
-                    &v.prog.function(*entry).name,
-                ) =>
-            {
-                None
-            }
+            // A framework that sends nothing then (http.server): no answer to judge.
+            HttpAnswer::Nothing(entry) if v.prog.function(*entry).http_silent_unanswered => None,
             HttpAnswer::Nothing(entry) => Some((
                 v.prog.function(*entry).span,
                 "returns nothing for a notification: the framework answers 200 (with a `null` or empty body), not 202".to_string(),

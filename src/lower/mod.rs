@@ -439,6 +439,9 @@ pub enum Http {
     No,
     /// Mounted: a route decorator, a router call, a framework's handler signature.
     Route,
+    /// Mounted, in a framework that sends no response at all when the handler writes
+    /// none (http.server's `do_POST`).
+    RouteUnanswered,
     /// Only its signature takes an HTTP request (`(request: Request): Promise<Response>`).
     Signature,
     /// It takes a network connection (`stream: TcpStream`): an HTTP handler when its
@@ -483,9 +486,10 @@ pub fn push_function(
         param_types: params.types,
         body,
         span: ctx.span(node),
-        http_route: http == Http::Route,
+        http_route: matches!(http, Http::Route | Http::RouteUnanswered),
         http_signature: http == Http::Signature,
         http_connection: http == Http::Connection,
+        http_silent_unanswered: http == Http::RouteUnanswered,
         reads_stdin,
         associated: params.associated,
         bodiless: node.child_by_field_name("body").is_none(),
@@ -577,6 +581,7 @@ pub fn push_module(ctx: &mut Ctx, facts: &mut FileFacts, root: Node, body: crate
         http_route,
         http_signature: false,
         http_connection: false,
+        http_silent_unanswered: false,
         reads_stdin,
         associated: false,
         bodiless: false,
@@ -993,14 +998,6 @@ pub fn anonymous_name(node: Node) -> String {
 
 /// The prefix of [`anonymous_name`]s.
 pub const ANONYMOUS: &str = "__fn_";
-
-/// Whether an HTTP handler that writes nothing sends no response at all (Python's
-/// `http.server` closes the exchange unanswered), rather than a framework's default
-/// 200: such a path (a helper answered and handed back a sentinel, a hook failed) is no
-/// answer to judge.
-pub fn silent_handler_sends_nothing(language: crate::model::Language, name: &str) -> bool {
-    language == crate::model::Language::Python && name == python::frameworks::HTTP_SERVER_POST
-}
 
 /// Whether a function's name is made up for a function written inside an expression.
 pub fn is_anonymous(name: &str) -> bool {

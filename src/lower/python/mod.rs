@@ -680,6 +680,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     }
     let body = node.child_by_field_name("body");
     let http = match http_route {
+        // http.server sends nothing for a `do_POST` that writes nothing.
+        true if name == HTTP_SERVER_POST && owner.is_some() => super::Http::RouteUnanswered,
         true => super::Http::Route,
         false if http_signature => super::Http::Signature,
         false => super::Http::No,
