@@ -326,6 +326,8 @@ pub struct Interp<'p, 'a> {
     deadline: Option<std::time::Instant>,
     /// Print each call followed (`MCP_CONFORM_DEBUG=2`).
     trace: bool,
+    /// Steps taken in each function, printed after each run (`MCP_CONFORM_DEBUG=3`).
+    profile: Option<HashMap<FnId, usize>>,
     touched_id: bool,
     touched_method: bool,
     touched_prefix: bool,
@@ -367,6 +369,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             toward_memo: HashMap::default(),
             stack: Vec::new(),
             trace: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "2"),
+            profile: std::env::var("MCP_CONFORM_DEBUG").is_ok_and(|v| v == "3").then(HashMap::default),
             prog,
             probe,
             memo: HashMap::default(),
@@ -493,6 +496,9 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn out_of_budget(&mut self) -> bool {
         self.steps += 1;
         self.work += 1;
+        if let Some(profile) = self.profile.as_mut() {
+            *profile.entry(self.stack.last().copied().unwrap_or(0)).or_default() += 1;
+        }
         if self.work > self.allowance {
             self.cut_short(Cut::Work);
             self.steps = MAX_STEPS + 1;
@@ -563,6 +569,16 @@ impl<'p, 'a> Interp<'p, 'a> {
             if !self.fixpoint_changed {
                 break;
             }
+        }
+        if let Some(profile) = self.profile.take() {
+            let mut spent: Vec<(FnId, usize)> = profile.into_iter().collect();
+            spent.sort_by(|a, b| b.1.cmp(&a.1));
+            eprintln!("steps by function ({} in all, cut {:?}):", self.work, self.cut);
+            for (id, n) in spent.into_iter().take(25) {
+                let f = self.prog.function(id);
+                eprintln!("  {n:>8} {} ({}:{})", f.name, self.prog.file_of(id).path, f.span.line);
+            }
+            self.profile = Some(HashMap::default());
         }
         outcomes.as_ref().clone()
     }

@@ -1,11 +1,12 @@
 //! Rust macros: tree-sitter leaves a macro's arguments as a token tree, so the
 //! macros that matter are read here from their tokens: `json!` objects, the
-//! values printed by `println!`/`writeln!`, and calls inside `tokio::select!`.
+//! values printed by `println!`/`writeln!`, the branches of `tokio::select!`, and
+//! calls inside other macros.
 
 use super::{PRINT_MACROS, children};
 use crate::lower::int_literal;
 use crate::lower::{Ctx, message_field, object, unquote};
-use crate::model::{Arm, Expr, FileFacts, Pattern, Span, Stmt};
+use crate::model::{Arm, Block, Expr, FileFacts, Pattern, Span, Stmt};
 use tree_sitter::Node;
 
 pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -55,9 +56,107 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
         },
         "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
         "matches" if let Some(test) = tree.and_then(|t| matches_macro(ctx, t, facts, span)) => test,
-        // Other macros (`tokio::select!`, `tokio::join!`) can wrap the calls that matter.
+        "select" | "select_biased" if let Some(chosen) = tree.and_then(|t| select_macro(ctx, t, facts, span)) => {
+            chosen
+        }
+        // Other macros (`tokio::join!`) can wrap the calls that matter.
         _ => Expr::opaque(tree.map(|t| token_calls(ctx, t)).unwrap_or_default()),
     }
+}
+
+/// `tokio::select! { biased; Some(msg) = rx.recv() => { .. }, line = read() => .., else => .. }`
+/// (and `futures::select!`): one branch runs, which one the run decides (the future
+/// that is ready first); each is a path. A branch binds its pattern to the value of
+/// its future, as `if let` does, then runs its handler. `None` when the tokens are
+/// not branches of that shape: the macro is then read as any other.
+fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) -> Option<Expr> {
+    let mut cursor = tree.walk();
+    let all: Vec<Node> = tree
+        .children(&mut cursor)
+        .filter(|t| !matches!(t.kind(), "line_comment" | "block_comment"))
+        .collect();
+    let mut tokens = all.get(1..all.len().saturating_sub(1))?;
+    let src = ctx.src;
+    let text = |t: &Node| std::str::from_utf8(&src[t.byte_range()]).unwrap_or("").to_string();
+    if let [first, semi, rest @ ..] = tokens
+        && text(first) == "biased"
+        && text(semi) == ";"
+    {
+        tokens = rest;
+    }
+    let mut branches: Vec<Block> = Vec::new();
+    while !tokens.is_empty() {
+        let arrow = tokens.iter().position(|t| text(t) == "=>")?;
+        let (head, rest) = (&tokens[..arrow], &tokens[arrow + 1..]);
+        // The handler: a block (a comma after it is optional), or an expression up to
+        // the next comma.
+        let (handler, rest) = match rest {
+            [block, rest @ ..] if block.kind() == "token_tree" && text(block).starts_with('{') => {
+                let rest = match rest {
+                    [comma, rest @ ..] if text(comma) == "," => rest,
+                    _ => rest,
+                };
+                (std::slice::from_ref(block), rest)
+            }
+            _ => match rest.iter().position(|t| text(t) == ",") {
+                Some(comma) => (&rest[..comma], &rest[comma + 1..]),
+                None => (rest, &[][..]),
+            },
+        };
+        tokens = rest;
+        let mut body = match parsed_tokens(ctx, handler, facts)? {
+            Expr::Block(b) => b,
+            e => vec![Stmt::Yield(e)],
+        };
+        // `else => ..` (tokio), `complete => ..` and `default => ..` (futures): no future.
+        if let [word] = head
+            && matches!(text(word).as_str(), "else" | "complete" | "default")
+        {
+            branches.push(body);
+            continue;
+        }
+        let eq = head.iter().position(|t| text(t) == "=")?;
+        let (pattern, future) = (&head[..eq], &head[eq + 1..]);
+        // `, if ready` after the future: a precondition the run decides.
+        let future = &future[..future.iter().position(|t| text(t) == ",").unwrap_or(future.len())];
+        let value = parsed_tokens(ctx, future, facts).unwrap_or_else(Expr::unknown);
+        let names: Vec<String> = pattern.iter().map(&text).collect();
+        let branch = match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            ["_"] => vec![Stmt::Expr(value)],
+            [name] | ["mut", name] if name.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                body.insert(0, Stmt::Assign { target: name.to_string(), value, span });
+                body
+            }
+            // `Some(msg)`, `Ok(n)`, `Message::Text(text)`: the branch is disabled when
+            // the value does not match.
+            [path @ .., inner] if inner.starts_with('(') && !path.is_empty() => {
+                let binding = inner.trim_matches(['(', ')']).trim().trim_start_matches("mut ").to_string();
+                let name = crate::lower::last_segment(&path.concat()).to_string();
+                let pattern = match binding.as_str() {
+                    "_" | "" => Pattern::Variant { name, binding: None },
+                    b if b.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                        Pattern::Variant { name, binding: Some(b.to_string()) }
+                    }
+                    _ => Pattern::Unknown,
+                };
+                vec![Stmt::Expr(super::two_arm_match(value, pattern, body, Vec::new(), span))]
+            }
+            // A pattern not read here: the handler runs with what it binds unknown.
+            _ => {
+                body.insert(0, Stmt::Expr(value));
+                body
+            }
+        };
+        branches.push(branch);
+    }
+    let mut chosen: Option<Block> = None;
+    for body in branches.into_iter().rev() {
+        chosen = Some(match chosen {
+            None => body,
+            Some(rest) => vec![Stmt::Expr(Expr::If { cond: Box::new(Expr::unknown()), then: body, otherwise: rest, span })],
+        });
+    }
+    Some(Expr::Block(chosen?))
 }
 
 /// Identifiers named in a macro's token tree, as variables (for value flow),
