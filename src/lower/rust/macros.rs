@@ -122,7 +122,10 @@ fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) ->
         let value = parsed_tokens(ctx, future, facts).unwrap_or_else(Expr::unknown);
         let names: Vec<String> = pattern.iter().map(&text).collect();
         let branch = match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-            ["_"] => vec![Stmt::Expr(value)],
+            ["_"] => {
+                body.insert(0, Stmt::Expr(value));
+                body
+            }
             [name] | ["mut", name] if name.chars().all(|c| c.is_alphanumeric() || c == '_') => {
                 body.insert(0, Stmt::Assign { target: name.to_string(), value, span });
                 body
@@ -139,7 +142,7 @@ fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) ->
                     }
                     _ => Pattern::Unknown,
                 };
-                vec![Stmt::Expr(super::two_arm_match(value, pattern, body, Vec::new(), span))]
+                vec![Stmt::Yield(super::two_arm_match(value, pattern, body, Vec::new(), span))]
             }
             // A pattern not read here: the handler runs with what it binds unknown.
             _ => {
@@ -153,7 +156,8 @@ fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) ->
     for body in branches.into_iter().rev() {
         chosen = Some(match chosen {
             None => body,
-            Some(rest) => vec![Stmt::Expr(Expr::If { cond: Box::new(Expr::unknown()), then: body, otherwise: rest, span })],
+            // The chosen branch's value is the macro's (`let n = select! { .. }`).
+            Some(rest) => vec![Stmt::Yield(Expr::If { cond: Box::new(Expr::unknown()), then: body, otherwise: rest, span })],
         });
     }
     Some(Expr::Block(chosen?))
