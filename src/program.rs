@@ -31,6 +31,15 @@ pub fn agreeing(found: Option<Option<FnId>>, next: Option<FnId>) -> Option<FnId>
 /// where the setter is handed different functions.
 type StoredCallbacks<'a> = HashMap<(u32, &'a str, String), Option<FnId>>;
 
+/// Go's constructors that are plain functions, for [`Program::factory_field`].
+#[derive(Default)]
+struct GoFactories<'a> {
+    /// By type: the functions that build one into a local, with that local.
+    builders: HashMap<&'a str, Vec<(FnId, &'a str)>>,
+    /// By type: its methods that have a body.
+    methods: HashMap<&'a str, Vec<FnId>>,
+}
+
 pub struct Program<'a> {
     files: &'a [FileFacts],
     file_index: HashMap<u32, usize>,
@@ -88,6 +97,9 @@ pub struct Program<'a> {
     calls: std::sync::OnceLock<HashMap<&'a str, Vec<(FnId, &'a Expr)>>>,
     /// Functions kept in a field by a setter (see [`Program::stored_callback`]).
     stored: std::sync::OnceLock<StoredCallbacks<'a>>,
+    /// Go's plain-function constructors, built when first asked (see
+    /// [`Program::factory_field`]).
+    go_factories: std::sync::OnceLock<GoFactories<'a>>,
     /// Per function, built when first asked: its assignments as (target, value),
     /// sorted by target and in the order written within one (see [`Program::assignments`]).
     assigns: Vec<std::sync::OnceLock<Vec<(&'a str, &'a Expr)>>>,
@@ -508,6 +520,7 @@ impl<'a> Program<'a> {
             entry_arguments_open: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
             stored: std::sync::OnceLock::new(),
+            go_factories: std::sync::OnceLock::new(),
             file_names,
             go_local: HashMap::default(),
             go_package_local: HashMap::default(),
@@ -1360,36 +1373,17 @@ impl<'a> Program<'a> {
         }
         // A type's methods and its factories sit in its package.
         let home = dir_of(&self.file_of(from).path);
-        let builds = |value: &Expr| match value {
-            Expr::Call { callee, args, .. } if callee == crate::lower::NEW_OBJECT => {
-                matches!(args.first(), Some(Expr::Str(t)) if t == class)
-            }
-            _ => false,
-        };
+        let index = self.go_factories.get_or_init(|| self.index_go_factories());
+        let at_home = |id: &FnId| dir_of(&self.file_of(*id).path) == home;
+        // A method of the type writing the field itself: not set by a factory alone.
+        let written_by_method = index.methods.get(class).into_iter().flatten().filter(|id| at_home(id)).any(|&id| {
+            !self.assignments(id, &format!("self.{field}")).is_empty()
+        });
+        if written_by_method {
+            return None;
+        }
         let mut found = None;
-        for (id, (file, f)) in self.functions.iter().enumerate() {
-            if file.language != lang || dir_of(&file.path) != home || f.body.is_empty() {
-                continue;
-            }
-            let own_method = f.owner.as_deref() == Some(class);
-            // A method of the type writing the field itself: not set by a factory alone.
-            if own_method && !self.assignments(id, &format!("self.{field}")).is_empty() {
-                return None;
-            }
-            // A method of another type building one is not this type's factory.
-            if f.owner.is_some() && !own_method {
-                continue;
-            }
-            let mut local = None;
-            crate::model::walk_statements(&f.body, &mut |s| {
-                if let Stmt::Assign { target, value, .. } = s
-                    && !target.contains(['.', '['])
-                    && builds(value)
-                {
-                    local.get_or_insert(target.as_str());
-                }
-            });
-            let Some(local) = local else { continue };
+        for &(id, local) in index.builders.get(class).into_iter().flatten().filter(|(id, _)| at_home(id)) {
             let written = self.assignments(id, &format!("{local}.{field}"));
             match (written.as_slice(), found) {
                 ([], _) => {}
@@ -1398,6 +1392,39 @@ impl<'a> Program<'a> {
             }
         }
         found
+    }
+
+    /// Every Go function that builds an object of a type into a local (`s :=
+    /// &Server{}`, `s := new(Server)`; the first such local per type), by the type,
+    /// save the methods of other types; and the methods of each type that have a body.
+    fn index_go_factories(&self) -> GoFactories<'a> {
+        let mut index = GoFactories::default();
+        for (id, (file, f)) in self.functions.iter().enumerate() {
+            if file.language != crate::model::Language::Go || f.body.is_empty() {
+                continue;
+            }
+            if let Some(owner) = f.owner.as_deref() {
+                index.methods.entry(owner).or_default().push(id);
+            }
+            let mut built: Vec<(&'a str, &'a str)> = Vec::new();
+            crate::model::walk_statements(&f.body, &mut |s| {
+                if let Stmt::Assign { target, value: Expr::Call { callee, args, .. }, .. } = s
+                    && callee == crate::lower::NEW_OBJECT
+                    && !target.contains(['.', '['])
+                    && let Some(Expr::Str(class)) = args.first()
+                    && !built.iter().any(|(c, _)| c == class)
+                {
+                    built.push((class.as_str(), target.as_str()));
+                }
+            });
+            for (class, local) in built {
+                // A method of another type building one is not this type's factory.
+                if f.owner.as_deref().is_none_or(|owner| owner == class) {
+                    index.builders.entry(class).or_default().push((id, local));
+                }
+            }
+        }
+        index
     }
 
     pub fn in_closure(&self, id: FnId) -> bool {
