@@ -1552,6 +1552,49 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             return expr(ctx, value, facts);
         }
     }
+    // `dispatch(..).map_or_else(|| empty_202(), |reply| json_200(reply))`: the second
+    // closure runs on what the option holds, the first when it holds nothing; on a
+    // result (`|e| ..` first) the first runs on the error.
+    if func.kind() == "field_expression"
+        && last == "map_or_else"
+        && let [default, mapped] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && default.kind() == "closure_expression"
+        && mapped.kind() == "closure_expression"
+        && let Some(value) = func.child_by_field_name("value")
+    {
+        let first_param = |closure: &Node| {
+            closure
+                .child_by_field_name("parameters")
+                .and_then(|p| children(p).into_iter().next())
+                .map(|p| ctx.text(p).trim_start_matches("mut ").to_string())
+                .filter(|p| p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        };
+        let (error_param, param) = (first_param(default), first_param(mapped));
+        let recv = expr(ctx, value, facts);
+        let on_value = vec![Stmt::Yield(sub(ctx, *mapped, "body", facts))];
+        let on_empty = vec![Stmt::Yield(sub(ctx, *default, "body", facts))];
+        let arm = |name: &str, binding: Option<String>, body| Arm {
+            patterns: vec![Pattern::Variant { name: name.to_string(), binding }],
+            guard: None,
+            body,
+            span,
+        };
+        let has_params = |closure: &Node| {
+            closure.child_by_field_name("parameters").is_some_and(|p| !children(p).is_empty())
+        };
+        // A result: `Ok(v)` to the second closure, `Err(e)` to the first.
+        if has_params(default) {
+            let arms = vec![arm("Ok", param, on_value), arm("Err", error_param, on_empty)];
+            return Expr::Match { subject: Box::new(recv), arms, span };
+        }
+        let mut then = Vec::new();
+        if let Some(p) = param {
+            then.push(Stmt::Assign { target: p, value: recv.clone(), span });
+        }
+        then.extend(on_value);
+        let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+        return Expr::If { cond: Box::new(held), then, otherwise: on_empty, span };
+    }
     // `msg.get("id").filter(|id| !id.is_null())`: the option's value when the closure
     // holds for it, else nothing. Only on an option read from a value or a name (an
     // iterator's `filter` is a chain of calls such as `.iter().filter(..)`).
