@@ -11,19 +11,43 @@ pub struct Probe {
     /// Sent as the one member of a JSON-RPC batch (`[{..}]`): the decoded body is an
     /// array holding the message, and its text opens with `[`.
     pub batch: bool,
+    /// In the batch, a request comes first ([`companion_request`]): code that answers
+    /// a batch of notifications alone with 202 may still answer each member once one
+    /// of them is a request.
+    pub beside_request: bool,
 }
 
 impl Probe {
     pub fn notification(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: false, batch: false }
+        Probe { method: method.to_string(), has_id: false, batch: false, beside_request: false }
     }
     pub fn request(method: &str) -> Probe {
-        Probe { method: method.to_string(), has_id: true, batch: false }
+        Probe { method: method.to_string(), has_id: true, batch: false, beside_request: false }
     }
     /// The same message sent alone in a batch.
     pub fn in_batch(self) -> Probe {
         Probe { batch: true, ..self }
     }
+    /// The same message sent in a batch after a request ([`companion_request`]).
+    pub fn in_batch_beside_request(self) -> Probe {
+        Probe { batch: true, beside_request: true, ..self }
+    }
+}
+
+/// The id of the request a [`Probe::beside_request`] batch holds: a reply with it
+/// answers that request, not the probe.
+pub const COMPANION_ID: &str = "mcp-conform/companion";
+
+/// The well-formed `ping` request sent before the probe in a
+/// [`Probe::beside_request`] batch, as the code decodes it: a plain JSON object.
+pub fn companion_request() -> Value {
+    let text = |s: &str| Value::Str(s.to_string());
+    Value::Object(Rc::new(vec![
+        ("jsonrpc".to_string(), text("2.0")),
+        ("id".to_string(), text(COMPANION_ID)),
+        ("method".to_string(), text("ping")),
+        ("params".to_string(), Value::Object(Rc::new(Vec::new()))),
+    ]))
 }
 
 /// A method name no server handles, for the unknown-method fallback.

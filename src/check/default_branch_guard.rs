@@ -90,24 +90,32 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // An id-less unknown method sent in a batch: the batch's answer carries the
     // fallback's reply to it.
+    // Alone in the batch, then after a request.
     if v.reads_batches() {
-        let batch = v.probe(Probe::notification(UNKNOWN_METHOD).in_batch());
-        let sent: Vec<_> =
-            batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
-        if let Some(first) = sent.first() {
-            let findings = sent
-                .iter()
-                .map(|r| Finding {
-                    span: r.reply.at(),
-                    message: "the unknown-method fallback replies to a message without an id sent in a batch"
-                        .to_string(),
-                })
-                .collect();
-            let reason = format!(
-                "an id-less message with an unknown method, sent in a batch, gets a reply in the batch's answer at {}",
-                v.at(first.reply.at())
-            );
-            return Verdict::fail(reason, findings);
+        let probes = [
+            (Probe::notification(UNKNOWN_METHOD).in_batch(), "in a batch"),
+            (Probe::notification(UNKNOWN_METHOD).in_batch_beside_request(), "in a batch after a request"),
+        ];
+        for (probe, how) in probes {
+            let batch = v.probe(probe);
+            let sent: Vec<_> =
+                batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
+            if let Some(first) = sent.first() {
+                let findings = sent
+                    .iter()
+                    .map(|r| Finding {
+                        span: r.reply.at(),
+                        message: format!(
+                            "the unknown-method fallback replies to a message without an id sent {how}"
+                        ),
+                    })
+                    .collect();
+                let reason = format!(
+                    "an id-less message with an unknown method, sent {how}, gets a reply in the batch's answer at {}",
+                    v.at(first.reply.at())
+                );
+                return Verdict::fail(reason, findings);
+            }
         }
     }
     let evidence = run.evidence();

@@ -233,6 +233,8 @@ pub struct ProbeRun {
     pub method_prefixes: std::collections::BTreeSet<String>,
     /// The code tested whether the decoded body is a batch.
     pub tests_batch: bool,
+    /// The probe was sent in a batch after a request ([`Probe::beside_request`]).
+    beside_request: bool,
 }
 
 impl ProbeRun {
@@ -245,9 +247,16 @@ impl ProbeRun {
         out
     }
 
-    /// For a batch probe: the replies sent as members of the batch's answer.
+    /// For a batch probe: the replies sent as members of the batch's answer. In a batch
+    /// that also holds a request ([`Probe::beside_request`]), only the replies without
+    /// an id: the probe's, not the request's (one whose id is unknown witnesses nothing).
     pub fn batch_replies(&self) -> Vec<SentReply<'_>> {
-        let mut out: Vec<SentReply> = self.paths.iter().flat_map(PathRun::batch_replies).collect();
+        let mut out: Vec<SentReply> = self
+            .paths
+            .iter()
+            .flat_map(PathRun::batch_replies)
+            .filter(|r| !self.beside_request || matches!(r.reply.id, Value::Null | Value::NoId))
+            .collect();
         out.sort_by_key(|r| r.reply.at());
         out
     }
@@ -681,6 +690,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             renamed_method,
             method_prefixes,
             tests_batch,
+            beside_request: probe.beside_request,
         });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
@@ -1081,6 +1091,7 @@ mod tests {
             renamed_method: false,
             tests_batch: false,
             method_prefixes: Default::default(),
+            beside_request: false,
         }
     }
 

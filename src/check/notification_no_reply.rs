@@ -43,26 +43,32 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // In a batch (JSON-RPC: "including those that are within a batch request"): the
     // answer to a batch holding the notification carries a reply to it.
+    // Alone in the batch, then after a request (code that answers a batch of
+    // notifications alone with 202 may answer each member once one is a request).
     if judged && v.reads_batches() {
-        for (method, _) in v.client_notifications() {
-            let run = v.probe(Probe::notification(method).in_batch());
-            let sent = run.batch_replies();
-            let Some(first) = sent.first() else { continue };
-            let kind = if first.reply.error.is_some() { "an error" } else { "a result" };
-            let findings = sent
-                .iter()
-                .map(|r| Finding {
-                    span: r.reply.at(),
-                    message: format!(
-                        "replies to `{method}` sent in a batch with {kind}: a notification in a batch must get no response"
-                    ),
-                })
-                .collect();
-            let reason = format!(
-                "the notification `{method}`, sent in a batch, gets {kind} reply in the batch's answer (built at {})",
-                v.at(first.reply.at())
-            );
-            return Verdict::fail(reason, findings);
+        let alone = |m: &str| Probe::notification(m).in_batch();
+        let beside = |m: &str| Probe::notification(m).in_batch_beside_request();
+        for (probe, how) in [(&alone as &dyn Fn(&str) -> Probe, "in a batch"), (&beside, "in a batch after a request")] {
+            for (method, _) in v.client_notifications() {
+                let run = v.probe(probe(method));
+                let sent = run.batch_replies();
+                let Some(first) = sent.first() else { continue };
+                let kind = if first.reply.error.is_some() { "an error" } else { "a result" };
+                let findings = sent
+                    .iter()
+                    .map(|r| Finding {
+                        span: r.reply.at(),
+                        message: format!(
+                            "replies to `{method}` sent {how} with {kind}: a notification in a batch must get no response"
+                        ),
+                    })
+                    .collect();
+                let reason = format!(
+                    "the notification `{method}`, sent {how}, gets {kind} reply in the batch's answer (built at {})",
+                    v.at(first.reply.at())
+                );
+                return Verdict::fail(reason, findings);
+            }
         }
     }
     if !judged {

@@ -475,7 +475,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                             // `JSON.parse(JSON.stringify(reply))`) gives that value back.
                             Some(v @ (Value::Reply(_) | Value::Object(_) | Value::Instance(..))) => v,
                             // A batch probe: the array that holds the message.
-                            _ if self.probe.batch => Value::Array(Rc::new(vec![Value::Message])),
+                            _ if self.probe.batch => Value::Array(Rc::new(match self.probe.beside_request {
+                                true => vec![crate::value::companion_request(), Value::Message],
+                                false => vec![Value::Message],
+                            })),
                             _ => Value::Message,
                         };
                         (s, v)
@@ -1047,6 +1050,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Language::Php | Language::JavaScript | Language::TypeScript => Value::Str(text.into()),
                 Language::Python | Language::Rust => Value::unknown(),
             };
+        }
+        // `isset($input[0])`, `body[0] === undefined`: whether the decoded body is a
+        // list (a batch). A probe's message is one JSON object, with no element 0:
+        // PHP's and JavaScript's reads give null, serde_json's `Value` index too.
+        // (Python's dict raises; Go's map cannot be indexed by a number.)
+        if let (Value::Message, Value::Int(0)) = (collection, key) {
+            use crate::model::Language;
+            if let Language::Php | Language::JavaScript | Language::TypeScript | Language::Rust =
+                self.prog.file_of(self.here()).language
+            {
+                self.tested_batch = true;
+                return Value::Null;
+            }
         }
         if let (Value::Array(items), Value::Int(i)) = (collection, key) {
             return usize::try_from(*i)

@@ -352,6 +352,40 @@ fn annotated_response(ctx: &Ctx, annotation: &str) -> bool {
             && ctx.request_types.iter().any(|r| r.ends_with('.') && t.starts_with(r.as_str())))
 }
 
+/// A route parameter's annotation that makes FastAPI pass the JSON body itself:
+/// `dict`, `list[Any]`, `Dict[str, Any]`, `Any`, and unions of them (`list[Any] | dict`,
+/// `Optional[dict]`).
+fn json_body_annotation(annotation: &str) -> bool {
+    let t = annotation.trim();
+    let t = t
+        .strip_prefix("Optional[")
+        .or_else(|| t.strip_prefix("Union["))
+        .and_then(|inner| inner.strip_suffix(']'))
+        .unwrap_or(t);
+    let mut depth = 0usize;
+    let mut alternatives = vec![String::new()];
+    for c in t.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '|' | ',' if depth == 0 => {
+                alternatives.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = alternatives.last_mut() {
+            last.push(c);
+        }
+    }
+    let kinds: Vec<&str> = alternatives
+        .iter()
+        .map(|a| super::last_segment(a.trim().split('[').next().unwrap_or("")))
+        .filter(|k| *k != "None")
+        .collect();
+    !kinds.is_empty() && kinds.iter().all(|k| matches!(*k, "dict" | "Dict" | "list" | "List" | "Any"))
+}
+
 /// `request: web.Request`, `req: Request` (imported from a web framework).
 fn annotated_request(ctx: &Ctx, annotation: &str) -> bool {
     let t = annotation.trim().trim_matches(['"', '\'']);
@@ -624,6 +658,8 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let mut params = super::Params::default();
     let mut http_signature = false;
     let mut writers = Vec::new();
+    // FastAPI's `body: dict` (or `list[Any] | dict`) on a route: the decoded JSON body.
+    let mut body_params = Vec::new();
     for c in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
         let name = match c.kind() {
             "identifier" => Some(ctx.text(c).to_string()),
@@ -636,6 +672,12 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             }
             if annotated_response(ctx, ctx.text(t)) {
                 writers.push(name.clone());
+            }
+            let body_default = c
+                .child_by_field_name("value")
+                .is_none_or(|d| d.kind() == "call" && ctx.text(d).starts_with("Body("));
+            if http_route && body_default && json_body_annotation(ctx.text(t)) {
+                body_params.push(name.clone());
             }
             // `router: SessionRouter`: a parameter declared with one class.
             if t.named_child(0).is_some_and(|n| n.kind() == "identifier") {
@@ -697,8 +739,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     response.extend(writers.into_iter().filter(|w| body.is_some_and(|b| returns_name(ctx, b, w))));
     let outer_requests = std::mem::replace(&mut ctx.http_requests, request);
     let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
+    let span = ctx.span(node);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
-        block_of(ctx, body, facts, owner)
+        let mut block: Block = body_params
+            .iter()
+            .map(|p| Stmt::Assign { target: p.clone(), value: Expr::Message(Vec::new()), span })
+            .collect();
+        block.extend(block_of(ctx, body, facts, owner));
+        block
     });
     ctx.http_requests = outer_requests;
     ctx.http_writers = outer_writers;
