@@ -90,14 +90,20 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // An id-less unknown method sent in a batch: the batch's answer carries the
     // fallback's reply to it.
-    // Alone in the batch, then after a request.
+    // Alone in the batch, then after a request when the batch alone was answered
+    // before any dispatch (see notification-no-reply).
     if v.reads_batches() {
-        let probes = [
-            (Probe::notification(UNKNOWN_METHOD).in_batch(), "in a batch"),
-            (Probe::notification(UNKNOWN_METHOD).in_batch_beside_request(), "in a batch after a request"),
-        ];
-        for (probe, how) in probes {
-            let batch = v.probe(probe);
+        let mut gated = false;
+        for beside in [false, true] {
+            let (batch, how) = match beside {
+                false => (v.probe(Probe::notification(UNKNOWN_METHOD).in_batch()), "in a batch"),
+                true if gated => (
+                    v.peek(Probe::notification(UNKNOWN_METHOD).in_batch_beside_request()),
+                    "in a batch after a request",
+                ),
+                true => continue,
+            };
+            gated = !batch.dispatched();
             let sent: Vec<_> =
                 batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
             if let Some(first) = sent.first() {

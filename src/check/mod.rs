@@ -247,13 +247,25 @@ impl ProbeRun {
         out
     }
 
+    /// Whether some path took a decision on the method name: the message reached a
+    /// dispatch (a batch answered before it, a gate's 202 for a batch of notifications
+    /// alone, did not).
+    pub fn dispatched(&self) -> bool {
+        self.paths.iter().any(|p| !p.outcome.route.is_empty())
+    }
+
     /// For a batch probe: the replies sent as members of the batch's answer. In a batch
     /// that also holds a request ([`Probe::beside_request`]), only the replies without
     /// an id: the probe's, not the request's (one whose id is unknown witnesses nothing).
+    /// Such a probe only adds failures: the checks run it with [`ServerView::peek`], so
+    /// what the request's handling leaves unknown (cuts, blind branches) is not theirs.
     pub fn batch_replies(&self) -> Vec<SentReply<'_>> {
         let mut out: Vec<SentReply> = self
             .paths
             .iter()
+            // Beside a request, a path that compared a method name with what the scan
+            // cannot compute (the request's, maybe) witnesses nothing.
+            .filter(|p| !self.beside_request || p.outcome.blind.is_none())
             .flat_map(PathRun::batch_replies)
             .filter(|r| !self.beside_request || matches!(r.reply.id, Value::Null | Value::NoId))
             .collect();
@@ -407,6 +419,14 @@ impl ProbeRun {
                 {
                     HttpAnswer::Reply(r)
                 }
+                // A JSON array it echoes holding no reply (`echo json_encode($replies)`
+                // once every member was a notification): that body, with PHP's 200.
+                (_, Value::Null, None)
+                    if path.output_is_body
+                        && let Some((list, span)) = echoed_list(path) =>
+                {
+                    HttpAnswer::Response(Rc::new(HttpValue { status: crate::value::HttpStatus::Unset, body: Some(list), span }))
+                }
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
                 _ => HttpAnswer::Unknown,
             };
@@ -468,6 +488,14 @@ fn written_answer(path: &PathRun) -> Option<HttpAnswer> {
 fn echoed(path: &PathRun) -> Option<Rc<Reply>> {
     path.outcome.effects.iter().find_map(|e| match e {
         Effect::Emit { value, .. } => value.first_reply(),
+        _ => None,
+    })
+}
+
+/// The first JSON array a path echoes (see [`echoed`]), and where.
+fn echoed_list(path: &PathRun) -> Option<(Value, Span)> {
+    path.outcome.effects.iter().find_map(|e| match e {
+        Effect::Emit { value: list @ Value::Array(_), span } => Some((list.clone(), *span)),
         _ => None,
     })
 }

@@ -43,14 +43,23 @@ pub fn run(v: &ServerView) -> Verdict {
     }
     // In a batch (JSON-RPC: "including those that are within a batch request"): the
     // answer to a batch holding the notification carries a reply to it.
-    // Alone in the batch, then after a request (code that answers a batch of
-    // notifications alone with 202 may answer each member once one is a request).
+    // Alone in the batch, then after a request: code that answers a batch of
+    // notifications alone before any dispatch (202) may dispatch every member, and
+    // answer each, once one of them is a request.
     if judged && v.reads_batches() {
-        let alone = |m: &str| Probe::notification(m).in_batch();
-        let beside = |m: &str| Probe::notification(m).in_batch_beside_request();
-        for (probe, how) in [(&alone as &dyn Fn(&str) -> Probe, "in a batch"), (&beside, "in a batch after a request")] {
+        let mut gated = Vec::new();
+        for beside in [false, true] {
             for (method, _) in v.client_notifications() {
-                let run = v.probe(probe(method));
+                let (run, how) = match beside {
+                    false => (v.probe(Probe::notification(method).in_batch()), "in a batch"),
+                    true if gated.contains(&method) => {
+                        (v.peek(Probe::notification(method).in_batch_beside_request()), "in a batch after a request")
+                    }
+                    true => continue,
+                };
+                if !beside && !run.dispatched() {
+                    gated.push(method);
+                }
                 let sent = run.batch_replies();
                 let Some(first) = sent.first() else { continue };
                 let kind = if first.reply.error.is_some() { "an error" } else { "a result" };

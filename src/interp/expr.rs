@@ -2053,6 +2053,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s.effects.push(Effect::Emit { value, span });
                 } else if let Some(envelope) = all.iter().find(|v| v.foreign_envelope()) {
                     s.effects.push(Effect::Emit { value: envelope.clone(), span });
+                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(_))) {
+                    // A JSON array written out holding no reply (`echo json_encode([])`
+                    // for a batch of notifications): a batch's answer all the same.
+                    s.effects.push(Effect::Emit { value: list.clone(), span });
                 }
                 out.push((s, Value::unknown()));
             } else {
