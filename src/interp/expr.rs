@@ -1025,6 +1025,17 @@ impl<'p, 'a> Interp<'p, 'a> {
         ]))
     }
 
+    /// Whether a list the running code writes out is JSON text's array: in PHP,
+    /// Python and JavaScript; a Rust or Go list written out is bytes (`&[]`,
+    /// `[]byte{}`: nothing).
+    fn lists_are_json(&self) -> bool {
+        use crate::model::Language;
+        matches!(
+            self.prog.file_of(self.here()).language,
+            Language::Php | Language::Python | Language::JavaScript | Language::TypeScript
+        )
+    }
+
     pub(super) fn lookup(&mut self, collection: &Value, key: &Value) -> Value {
         // `init.status` of a response handed as the options of another
         // (`new Response(resp.body, resp)`).
@@ -2053,7 +2064,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s.effects.push(Effect::Emit { value, span });
                 } else if let Some(envelope) = all.iter().find(|v| v.foreign_envelope()) {
                     s.effects.push(Effect::Emit { value: envelope.clone(), span });
-                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(_))) {
+                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(_)))
+                    && self.lists_are_json()
+                {
                     // A JSON array written out holding no reply (`echo json_encode([])`
                     // for a batch of notifications): a batch's answer all the same.
                     s.effects.push(Effect::Emit { value: list.clone(), span });

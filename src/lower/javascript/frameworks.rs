@@ -72,6 +72,11 @@ pub const EVENT_HANDLER_WRAPPERS: &[&str] = &["defineEventHandler", "eventHandle
 pub const EVENT_STATUS_SETTERS: &[&str] = &["setResponseStatus"];
 pub const EVENT_STATUS: &str = "mcp-conform/event-status";
 
+/// Elysia: a route handler's context hands it functions that build its answer,
+/// `({ status }) => status(202)`, `status(400, body)` (`error(..)` before Elysia 1.2):
+/// called by the name they are destructured under, the status first, then the body.
+pub const CONTEXT_RESPONDERS: &[&str] = &["status", "error"];
+
 /// The method of a default-exported object that answers requests: Cloudflare
 /// Workers and Bun `export default { fetch(request, env) { ... } }`.
 pub const FETCH_METHOD: &str = "fetch";

@@ -28,6 +28,9 @@ struct Js {
     /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere,
     /// with the instance assigned when the value is one built with `new`.
     assigned: Vec<(String, Option<Expr>)>,
+    /// The answer builders the function being lowered destructures from its context
+    /// parameter (see [`frameworks::CONTEXT_RESPONDERS`]).
+    context_responders: Vec<String>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -37,6 +40,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         route_answer: None,
         event_handler_next: false,
         assigned: Vec::new(),
+        context_responders: Vec::new(),
     };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
@@ -923,6 +927,7 @@ fn function(
         false => status.filter(|_| http_route && !takes_response(ctx, node)).map(|s| Expr::Int(i64::from(s))),
     };
     let outer_answer = std::mem::replace(&mut js.route_answer, answers.clone());
+    let outer_responders = std::mem::replace(&mut js.context_responders, context_responders(ctx, node));
     // `constructor(public status: number, readonly body: string)`: each parameter
     // property is a field set from its argument before the body runs.
     let mut properties = prologue;
@@ -971,6 +976,25 @@ fn function(
     });
     js.default_status = outer_status;
     js.route_answer = outer_answer;
+    js.context_responders = outer_responders;
+}
+
+/// The answer builders a function takes by name from its first parameter, an object
+/// pattern (`async ({ request, status }) => ..`; see [`frameworks::CONTEXT_RESPONDERS`]).
+fn context_responders(ctx: &Ctx, node: Node) -> Vec<String> {
+    let Some(first) = node.child_by_field_name("parameters").and_then(|l| children(l).into_iter().next()) else {
+        return Vec::new();
+    };
+    let pattern = first.child_by_field_name("pattern").unwrap_or(first);
+    if pattern.kind() != "object_pattern" {
+        return Vec::new();
+    }
+    children(pattern)
+        .into_iter()
+        .filter(|p| p.kind() == "shorthand_property_identifier_pattern")
+        .map(|p| ctx.text(p).to_string())
+        .filter(|name| frameworks::CONTEXT_RESPONDERS.contains(&name.as_str()))
+        .collect()
 }
 
 /// What a route answering with its return value (NestJS, h3) sends for it: that
@@ -1345,6 +1369,24 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         (func.kind() == "member_expression").then(|| func.child_by_field_name("object")).flatten();
     let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
 
+    // Elysia's `status(202)`, `status(400, body)` taken from the handler's context.
+    if func.kind() == "identifier"
+        && js.context_responders.contains(&callee)
+        && (1..=2).contains(&arg_nodes.len())
+    {
+        let mut args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
+        let body = (args.len() == 2).then(|| args.pop().expect("two arguments"));
+        let status = args.pop().expect("one argument");
+        return match status {
+            Expr::Int(n) => Expr::Http { status: u16::try_from(n).ok(), body: body.map(Box::new), span },
+            status => Expr::HttpWith {
+                status: Box::new(status),
+                body: Box::new(body.unwrap_or(Expr::Null)),
+                null_is_empty: true,
+                span,
+            },
+        };
+    }
     // h3: the function `defineEventHandler` is handed answers with what it returns;
     // `setResponseStatus(event, 202)` sets the status that answer goes out with.
     if func.kind() == "identifier"
