@@ -2064,11 +2064,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s.effects.push(Effect::Emit { value, span });
                 } else if let Some(envelope) = all.iter().find(|v| v.foreign_envelope()) {
                     s.effects.push(Effect::Emit { value: envelope.clone(), span });
-                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(_)))
+                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(items) if items.is_empty()))
                     && self.lists_are_json()
                 {
-                    // A JSON array written out holding no reply (`echo json_encode([])`
-                    // for a batch of notifications): a batch's answer all the same.
+                    // An empty JSON array written out (`echo json_encode([])` for a batch
+                    // of notifications): a batch's answer all the same. (A list holding
+                    // other things is no answer the checks read.)
                     s.effects.push(Effect::Emit { value: list.clone(), span });
                 }
                 out.push((s, Value::unknown()));
