@@ -1376,9 +1376,13 @@ impl<'a> Program<'a> {
         let index = self.go_factories.get_or_init(|| self.index_go_factories());
         let at_home = |id: &FnId| dir_of(&self.file_of(*id).path) == home;
         // A method of the type writing the field itself: not set by a factory alone.
-        let written_by_method = index.methods.get(class).into_iter().flatten().filter(|id| at_home(id)).any(|&id| {
-            !self.assignments(id, &format!("self.{field}")).is_empty()
-        });
+        let written_by_method = index
+            .methods
+            .get(class)
+            .into_iter()
+            .flatten()
+            .filter(|id| at_home(id))
+            .any(|&id| !self.assignments(id, &format!("self.{field}")).is_empty());
         if written_by_method {
             return None;
         }

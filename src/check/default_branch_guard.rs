@@ -89,9 +89,8 @@ pub fn run(v: &ServerView) -> Verdict {
         }
     }
     // An id-less unknown method sent in a batch: the batch's answer carries the
-    // fallback's reply to it.
-    // Alone in the batch, then after a request when the batch alone was answered
-    // before any dispatch (see notification-no-reply).
+    // fallback's reply to it. Alone in the batch, then after a request where the
+    // batch alone was answered before any method decision (see notification-no-reply).
     if v.reads_batches() {
         let mut gated = false;
         for beside in [false, true] {
@@ -103,7 +102,7 @@ pub fn run(v: &ServerView) -> Verdict {
                 ),
                 true => continue,
             };
-            gated = !batch.dispatched();
+            gated |= !beside && !batch.dispatched();
             let sent: Vec<_> =
                 batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
             if let Some(first) = sent.first() {

@@ -425,7 +425,11 @@ impl ProbeRun {
                     if path.output_is_body
                         && let Some((list, span)) = echoed_list(path) =>
                 {
-                    HttpAnswer::Response(Rc::new(HttpValue { status: crate::value::HttpStatus::Unset, body: Some(list), span }))
+                    HttpAnswer::Response(Rc::new(HttpValue {
+                        status: crate::value::HttpStatus::Unset,
+                        body: Some(list),
+                        span,
+                    }))
                 }
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
                 _ => HttpAnswer::Unknown,

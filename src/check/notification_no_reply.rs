@@ -42,19 +42,20 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, findings);
     }
     // In a batch (JSON-RPC: "including those that are within a batch request"): the
-    // answer to a batch holding the notification carries a reply to it.
-    // Alone in the batch, then after a request: code that answers a batch of
-    // notifications alone before any dispatch (202) may dispatch every member, and
-    // answer each, once one of them is a request.
+    // answer to a batch holding the notification carries a reply to it. Sent alone
+    // in the batch, then, where that batch was answered before any method decision
+    // (a 202 for notifications only), after a request: such code may dispatch every
+    // member, and answer each, once one of them is a request.
     if judged && v.reads_batches() {
         let mut gated = Vec::new();
         for beside in [false, true] {
             for (method, _) in v.client_notifications() {
                 let (run, how) = match beside {
                     false => (v.probe(Probe::notification(method).in_batch()), "in a batch"),
-                    true if gated.contains(&method) => {
-                        (v.peek(Probe::notification(method).in_batch_beside_request()), "in a batch after a request")
-                    }
+                    true if gated.contains(&method) => (
+                        v.peek(Probe::notification(method).in_batch_beside_request()),
+                        "in a batch after a request",
+                    ),
                     true => continue,
                 };
                 if !beside && !run.dispatched() {

@@ -2064,7 +2064,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     s.effects.push(Effect::Emit { value, span });
                 } else if let Some(envelope) = all.iter().find(|v| v.foreign_envelope()) {
                     s.effects.push(Effect::Emit { value: envelope.clone(), span });
-                } else if let Some(list) = all.iter().find(|v| matches!(v, Value::Array(items) if items.is_empty()))
+                } else if let Some(list) =
+                    all.iter().find(|v| matches!(v, Value::Array(items) if items.is_empty()))
                     && self.lists_are_json()
                 {
                     // An empty JSON array written out (`echo json_encode([])` for a batch

@@ -572,7 +572,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         if let Some(profile) = self.profile.take() {
             let mut spent: Vec<(FnId, usize)> = profile.into_iter().collect();
-            spent.sort_by(|a, b| b.1.cmp(&a.1));
+            spent.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
             eprintln!("steps by function ({} in all, cut {:?}):", self.work, self.cut);
             for (id, n) in spent.into_iter().take(25) {
                 let f = self.prog.function(id);

@@ -982,7 +982,8 @@ fn function(
 /// The answer builders a function takes by name from its first parameter, an object
 /// pattern (`async ({ request, status }) => ..`; see [`frameworks::CONTEXT_RESPONDERS`]).
 fn context_responders(ctx: &Ctx, node: Node) -> Vec<String> {
-    let Some(first) = node.child_by_field_name("parameters").and_then(|l| children(l).into_iter().next()) else {
+    let Some(first) = node.child_by_field_name("parameters").and_then(|l| children(l).into_iter().next())
+    else {
         return Vec::new();
     };
     let pattern = first.child_by_field_name("pattern").unwrap_or(first);

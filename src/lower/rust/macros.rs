@@ -56,7 +56,9 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
         },
         "anyhow" => Expr::opaque(tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default()),
         "matches" if let Some(test) = tree.and_then(|t| matches_macro(ctx, t, facts, span)) => test,
-        "select" | "select_biased" if let Some(chosen) = tree.and_then(|t| select_macro(ctx, t, facts, span)) => {
+        "select" | "select_biased"
+            if let Some(chosen) = tree.and_then(|t| select_macro(ctx, t, facts, span)) =>
+        {
             chosen
         }
         // Other macros (`tokio::join!`) can wrap the calls that matter.
@@ -157,7 +159,12 @@ fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) ->
         chosen = Some(match chosen {
             None => body,
             // The chosen branch's value is the macro's (`let n = select! { .. }`).
-            Some(rest) => vec![Stmt::Yield(Expr::If { cond: Box::new(Expr::unknown()), then: body, otherwise: rest, span })],
+            Some(rest) => vec![Stmt::Yield(Expr::If {
+                cond: Box::new(Expr::unknown()),
+                then: body,
+                otherwise: rest,
+                span,
+            })],
         });
     }
     Some(Expr::Block(chosen?))

@@ -1557,7 +1557,8 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // result (`|e| ..` first) the first runs on the error.
     if func.kind() == "field_expression"
         && last == "map_or_else"
-        && let [default, mapped] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && let [default, mapped] =
+            node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
         && default.kind() == "closure_expression"
         && mapped.kind() == "closure_expression"
         && let Some(value) = func.child_by_field_name("value")
