@@ -398,10 +398,23 @@ impl<'a> Program<'a> {
                     }
                 }
             }
+            // The file's functions were just pushed, in order.
+            let first_of_file = functions.len() - file.functions.len();
             for r in &file.registrations {
                 let index = file.functions.first().map(|f| f.span.file).unwrap_or(0);
+                // A registration written inside a function (`@self.method("ping")` on a
+                // `def` nested in a method) names its handler as seen from there.
+                let by = file
+                    .functions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| {
+                        f.name != "<module>" && f.span.start <= r.span.start && r.span.end <= f.span.end
+                    })
+                    .min_by_key(|(_, f)| f.span.end - f.span.start)
+                    .map(|(i, _)| first_of_file + i);
                 registrations.push(Registered {
-                    by: None,
+                    by,
                     method: r.method.clone(),
                     handler: r.handler.clone(),
                     table: crate::lower::last_segment(&r.registry).to_string(),
