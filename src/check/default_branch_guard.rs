@@ -106,20 +106,13 @@ pub fn run(v: &ServerView) -> Verdict {
             let sent: Vec<_> =
                 batch.batch_replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
             if let Some(first) = sent.first() {
-                let findings = sent
-                    .iter()
-                    .map(|r| Finding {
-                        span: r.reply.at(),
-                        message: format!(
-                            "the unknown-method fallback replies to a message without an id sent {how}"
-                        ),
-                    })
-                    .collect();
+                let message =
+                    format!("the unknown-method fallback replies to a message without an id sent {how}");
                 let reason = format!(
                     "an id-less message with an unknown method, sent {how}, gets a reply in the batch's answer at {}",
                     v.at(first.reply.at())
                 );
-                return Verdict::fail(reason, findings);
+                return super::replies_fail(&sent, &message, reason);
             }
         }
     }

@@ -215,6 +215,14 @@ pub struct SentReply<'r> {
 /// to it, where it is sent, and its error code (see [`ServerView::lifecycle_gates`]).
 pub type GateKey = (Vec<(Span, bool)>, Span, Option<Option<i64>>);
 
+/// A failure whose witnesses are replies sent: one finding per reply, each with the
+/// same message (the replies a batch's answer carries to one probe).
+pub fn replies_fail(sent: &[SentReply<'_>], message: &str, reason: String) -> Verdict {
+    let findings =
+        sent.iter().map(|r| Finding { span: r.reply.at(), message: message.to_string() }).collect();
+    Verdict::fail(reason, findings)
+}
+
 impl SentReply<'_> {
     pub fn gate_key(&self) -> GateKey {
         (self.path.outcome.route.clone(), self.reply.at(), self.reply.error)

@@ -64,20 +64,14 @@ pub fn run(v: &ServerView) -> Verdict {
                 let sent = run.batch_replies();
                 let Some(first) = sent.first() else { continue };
                 let kind = if first.reply.error.is_some() { "an error" } else { "a result" };
-                let findings = sent
-                    .iter()
-                    .map(|r| Finding {
-                        span: r.reply.at(),
-                        message: format!(
-                            "replies to `{method}` sent {how} with {kind}: a notification in a batch must get no response"
-                        ),
-                    })
-                    .collect();
+                let message = format!(
+                    "replies to `{method}` sent {how} with {kind}: a notification in a batch must get no response"
+                );
                 let reason = format!(
                     "the notification `{method}`, sent {how}, gets {kind} reply in the batch's answer (built at {})",
                     v.at(first.reply.at())
                 );
-                return Verdict::fail(reason, findings);
+                return super::replies_fail(&sent, &message, reason);
             }
         }
     }

@@ -74,6 +74,24 @@ pub const CAPTURE_CONTENTS: &[&str] = &[BUFFER_CONTENTS, "Bytes", "String", "get
 /// (a `Vec::new()` is one).
 pub const CAPTURE_EMPTINESS: &[&str] = &["is_empty"];
 
+/// Blocks of which the run decides the one that runs (Go's `select` cases, Rust's
+/// `select!` branches: the channel or future that is ready first): each is a path,
+/// chained as `if <unknown> { first } else if <unknown> { .. }`. `wrap` makes the
+/// chain a statement (`Stmt::Yield` where the chosen block's value is the whole's).
+/// `None` for no blocks.
+pub fn one_of(branches: Vec<Block>, span: Span, wrap: fn(Expr) -> Stmt) -> Option<Block> {
+    let mut chosen: Option<Block> = None;
+    for body in branches.into_iter().rev() {
+        chosen = Some(match chosen {
+            None => body,
+            Some(rest) => {
+                vec![wrap(Expr::If { cond: Box::new(Expr::unknown()), then: body, otherwise: rest, span })]
+            }
+        });
+    }
+    chosen
+}
+
 /// A call making a new output buffer (see [`CAPTURE`]).
 pub fn capture(span: Span) -> Expr {
     Expr::Call { callee: CAPTURE.into(), receiver: None, args: Vec::new(), span }

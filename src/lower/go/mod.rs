@@ -513,19 +513,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
                 }
                 cases.push(body);
             }
-            let mut chosen: Option<Block> = None;
-            for body in cases.into_iter().rev() {
-                chosen = Some(match chosen {
-                    None => body,
-                    Some(rest) => vec![Stmt::Expr(Expr::If {
-                        cond: Box::new(Expr::unknown()),
-                        then: body,
-                        otherwise: rest,
-                        span,
-                    })],
-                });
-            }
-            out.extend(chosen.unwrap_or_default());
+            out.extend(super::one_of(cases, span, Stmt::Expr).unwrap_or_default());
         }
         "expression_case" | "default_case" => {}
         _ => {}

@@ -154,20 +154,8 @@ fn select_macro(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts, span: Span) ->
         };
         branches.push(branch);
     }
-    let mut chosen: Option<Block> = None;
-    for body in branches.into_iter().rev() {
-        chosen = Some(match chosen {
-            None => body,
-            // The chosen branch's value is the macro's (`let n = select! { .. }`).
-            Some(rest) => vec![Stmt::Yield(Expr::If {
-                cond: Box::new(Expr::unknown()),
-                then: body,
-                otherwise: rest,
-                span,
-            })],
-        });
-    }
-    Some(Expr::Block(chosen?))
+    // The chosen branch's value is the macro's (`let n = select! { .. }`).
+    crate::lower::one_of(branches, span, Stmt::Yield).map(Expr::Block)
 }
 
 /// Identifiers named in a macro's token tree, as variables (for value flow),
