@@ -46,6 +46,13 @@ pub struct Span {
     pub end: u32,
 }
 
+impl Span {
+    /// Whether `inner` lies within this span (same file, byte range inside).
+    pub fn contains(&self, inner: Span) -> bool {
+        self.file == inner.file && self.start <= inner.start && inner.end <= self.end
+    }
+}
+
 /// Index of a function in the scan-wide function table.
 pub type FnId = usize;
 

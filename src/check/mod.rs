@@ -752,11 +752,12 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let sent =
             |run: &ProbeRun| -> Vec<GateKey> { run.replies().iter().map(SentReply::gate_key).collect() };
         // A reply the unknown method gets because it has no id is for id-less messages
-        // in particular, not every method alike.
+        // in particular, not every method alike; a test of the id inside the reply
+        // itself (its id chosen by whether there is one) decides no such thing.
         let to_unknown: Vec<GateKey> = unknown
             .replies()
             .iter()
-            .filter(|r| r.path.outcome.id_check.is_none())
+            .filter(|r| r.path.outcome.id_check.is_none_or(|test| r.reply.span.contains(test)))
             .map(SentReply::gate_key)
             .collect();
         let mut gates = Vec::new();
@@ -774,9 +775,16 @@ impl<'p, 'a> ServerView<'p, 'a> {
             Vec::new()
         };
         // Methods with arms of their own show where the dispatch is: the initialized
-        // notification, and `ping` (a server that knows only the bare `initialized`
-        // still has its gate in front of `ping`).
-        for probe in [Probe::notification("notifications/initialized"), Probe::request("ping")] {
+        // notification, `ping` (a server that knows only the bare `initialized` still
+        // has its gate in front of `ping`), and `tools/list`, which every server with
+        // tools has (a server that takes the lifecycle's messages in an id-less branch
+        // behind its gate has no arm for either of the others).
+        let arms = [
+            Probe::notification("notifications/initialized"),
+            Probe::request("ping"),
+            Probe::request("tools/list"),
+        ];
+        for probe in arms {
             if !self.handles(&probe.method) {
                 continue;
             }

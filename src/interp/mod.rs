@@ -23,7 +23,7 @@ mod strategy;
 mod text;
 
 /// At most this many paths are followed through one block.
-const MAX_PATHS: usize = 48;
+const MAX_PATHS: usize = 96;
 /// Calls nested deeper than this are not followed.
 const MAX_CALL_DEPTH: usize = 24;
 /// Work bound for one probe.
