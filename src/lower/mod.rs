@@ -1296,7 +1296,10 @@ pub fn call(
             _ => {}
         }
     }
-    if HTTP_RESPONSES.contains(&name.as_str()) {
+    // A method of the code's own class (`$this->json_response(..)`, `self.jsonify(..)`)
+    // is its own, whatever it is called: followed, not taken for the framework's.
+    let own_method = receiver.is_none() && (callee.starts_with("self.") || callee.starts_with("this."));
+    if HTTP_RESPONSES.contains(&name.as_str()) && !own_method {
         return http_response(&name, args, keywords, span);
     }
     // FastAPI/Starlette `HTTPException(status_code=400, detail=...)`: the answer the
