@@ -1632,8 +1632,8 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
             let ns = m.trim_start_matches('\\');
             if ns.starts_with("PhpMcp\\Server") {
                 Some("php-mcp/server")
-            } else if ns.starts_with("Mcp\\") {
-                Some("logiscape/mcp-sdk-php")
+            } else if ns == "Mcp" || ns.split_once('\\').is_some_and(|(root, rest)| root == "Mcp" && php_sdk_namespace(rest)) {
+                Some("mcp-sdk-php (Mcp\\ namespace)")
             } else if ns.starts_with("WP\\MCP") {
                 Some("wordpress/mcp-adapter")
             } else {
@@ -1642,6 +1642,15 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
         }
         _ => None,
     }
+}
+
+/// The namespaces under `Mcp\` that the PHP SDKs (logiscape/mcp-sdk-php and the
+/// official php-sdk) declare; a project's own `Mcp\PhpcsServer\..` is not theirs.
+fn php_sdk_namespace(rest: &str) -> bool {
+    const SDK: &[&str] =
+        &["Server", "Client", "Types", "Shared", "Schema", "Capability", "JsonRpc", "Exception", "Event"];
+    let first = rest.split(['\\', ' ', ';', '{', ',']).next().unwrap_or("");
+    SDK.contains(&first)
 }
 
 #[cfg(test)]

@@ -1182,7 +1182,7 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
     }
     if matches!(object_text, "Server" | "McpAdapter")
-        && matches!(name.as_str(), "make" | "instance")
+        && matches!(name.as_str(), "make" | "instance" | "builder")
         && ctx.sdk_server.is_none()
     {
         ctx.sdk_server = Some(span);
