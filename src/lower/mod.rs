@@ -1632,7 +1632,9 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
             let ns = m.trim_start_matches('\\');
             if ns.starts_with("PhpMcp\\Server") {
                 Some("php-mcp/server")
-            } else if ns == "Mcp" || ns.split_once('\\').is_some_and(|(root, rest)| root == "Mcp" && php_sdk_namespace(rest)) {
+            } else if ns == "Mcp"
+                || ns.split_once('\\').is_some_and(|(root, rest)| root == "Mcp" && php_sdk_namespace(rest))
+            {
                 Some("mcp-sdk-php (Mcp\\ namespace)")
             } else if ns.starts_with("WP\\MCP") {
                 Some("wordpress/mcp-adapter")

@@ -11,6 +11,17 @@ const RESPONSE_WRITERS: &[&str] = &["w", "rw", "writer", "res", "resp", "respons
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     let mut module = Vec::new();
+    // The struct types the file declares: a variable of one starts as an empty value
+    // of the type (`var resp Response` then `resp.ID = req.ID`).
+    for decl in children(root).into_iter().filter(|c| c.kind() == "type_declaration") {
+        for spec in children(decl).into_iter().filter(|c| c.kind() == "type_spec") {
+            if spec.child_by_field_name("type").is_some_and(|t| t.kind() == "struct_type")
+                && let Some(name) = spec.child_by_field_name("name")
+            {
+                ctx.own_names.push(ctx.text(name).to_string());
+            }
+        }
+    }
     for item in children(root) {
         match item.kind() {
             "function_declaration" => {
@@ -233,7 +244,8 @@ const NUMBER_TYPES: &[&str] = &[
 ];
 
 /// The zero value of a Go type: nil for pointers, interfaces, maps, slices, funcs
-/// and channels; "" and 0 and false for the basic types; unknown for structs.
+/// and channels; "" and 0 and false for the basic types; an empty value for the
+/// file's own struct types; unknown for other structs.
 fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
     match ty.kind() {
         "pointer_type" | "interface_type" | "map_type" | "slice_type" | "function_type" | "channel_type" => {
@@ -244,6 +256,14 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
             "string" => Expr::Str(String::new()),
             "bool" => Expr::Bool(false),
             t if NUMBER_TYPES.contains(&t) => Expr::Int(0),
+            // A struct type of the file's: its fields' zero values, which the code then
+            // sets one by one (an empty value of the type, as `T{}` is).
+            t if ctx.own_names.iter().any(|n| n == t) => Expr::Call {
+                callee: super::NEW_OBJECT.into(),
+                receiver: None,
+                args: vec![Expr::Str(t.to_string())],
+                span: ctx.span(ty),
+            },
             _ => Expr::unknown(),
         },
         "qualified_type" if ctx.text(ty) == "json.RawMessage" => Expr::Null,
@@ -1301,8 +1321,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![http], span };
     }
     // `json.NewDecoder(r.Body).Decode(&req)`: no error on a well-formed message.
+    // What is decoded is the decoder's input, not the target `&req` (whose value
+    // before the call says nothing of it).
     if last == "Decode" && operand_text.contains("NewDecoder") {
-        return decode_into(args, arg_nodes.first().map(|n| ctx.text(*n)), span);
+        return decode_into(Vec::new(), arg_nodes.first().map(|n| ctx.text(*n)), span);
     }
     // `dec.Decode(&v)` on a decoder made elsewhere (over bytes the scan cannot read):
     // `v` holds what was decoded, which is unknown, and so is the error.
