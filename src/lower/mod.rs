@@ -292,6 +292,9 @@ pub struct Ctx<'a> {
     /// Model classes of a library whose instances serialise to the fields they are
     /// built with (Python: the MCP SDK's pydantic types, see `MODEL_MODULES`).
     pub model_types: Vec<String>,
+    /// Structs the file declares whose `default()` is an empty value of the type
+    /// (Rust `#[derive(Default)]`), which field writes then fill.
+    pub default_structs: Vec<String>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
     /// The methods the class being lowered defines (Python): `self.send_response(..)`
@@ -355,6 +358,7 @@ impl<'a> Ctx<'a> {
             closures: Vec::new(),
             libraries: Vec::new(),
             own_names: Vec::new(),
+            default_structs: Vec::new(),
             model_types: Vec::new(),
             receiver: None,
             class_methods: Vec::new(),
@@ -1632,8 +1636,7 @@ pub fn sdk_for_import(language: Language, module: &str) -> Option<&'static str> 
             let ns = m.trim_start_matches('\\');
             if ns.starts_with("PhpMcp\\Server") {
                 Some("php-mcp/server")
-            } else if ns == "Mcp"
-                || ns.split_once('\\').is_some_and(|(root, rest)| root == "Mcp" && php_sdk_namespace(rest))
+            } else if ns.split_once('\\').is_some_and(|(root, rest)| root == "Mcp" && php_sdk_namespace(rest))
             {
                 Some("mcp-sdk-php (Mcp\\ namespace)")
             } else if ns.starts_with("WP\\MCP") {

@@ -26,9 +26,31 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             ctx.own_names.push(name);
         }
     }
+    derived_defaults(ctx, root);
     let mut module = Vec::new();
     items(ctx, root, facts, None, &mut module);
     super::push_module(ctx, facts, root, module);
+}
+
+/// Structs with `#[derive(Default)]`, anywhere in the file: `T::default()` is an
+/// empty value of the type (its fields' defaults, none of them a reply's member).
+fn derived_defaults(ctx: &mut Ctx, root: Node) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        for item in children(n) {
+            if item.kind() != "struct_item" {
+                stack.push(item);
+                continue;
+            }
+            let derives_default = attribute_text(ctx, item).iter().any(|t| {
+                t.contains("derive") && t.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Default")
+            });
+            if derives_default && let Some(name) = item.child_by_field_name("name") {
+                let name = ctx.text(name).to_string();
+                ctx.default_structs.push(name);
+            }
+        }
+    }
 }
 
 /// The text a non-raw string literal holds: escapes read, and a line ending escaped
@@ -1275,6 +1297,20 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     };
     let callee = ctx.text(func).to_string();
     let last = crate::lower::last_segment(&callee).to_string();
+    // `Response::default()` of a struct deriving Default: an empty value of the type.
+    if last == "default"
+        && args.is_empty()
+        && let Some(ty) =
+            callee.strip_suffix("::default").filter(|t| ctx.default_structs.iter().any(|d| d == t))
+    {
+        let empty = Expr::Object { entries: Vec::new(), span };
+        return Expr::Call {
+            callee: crate::lower::STRUCT_LITERAL.into(),
+            receiver: None,
+            args: vec![Expr::Str(ty.to_string()), empty],
+            span,
+        };
+    }
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
