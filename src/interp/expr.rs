@@ -760,7 +760,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return v.clone();
             }
             self.globals_cache.insert(key.clone(), Value::unknown());
-            let v = match self.eval_aside(expr).as_deref() {
+            // Read with `this` standing for an instance of the class, so that the
+            // table's `this.onPing.bind(this)` is the class's method.
+            let env = match self.prog.function(self.here()).owner.as_deref() {
+                Some(owner) => {
+                    let span = self.prog.function(self.here()).span;
+                    let this = Value::Instance(owner.into(), Rc::new(Vec::new()), span);
+                    BTreeMap::from([("this".to_string(), this.clone()), ("self".to_string(), this)])
+                }
+                None => BTreeMap::new(),
+            };
+            let v = match self.eval_aside_in(env, expr).as_deref() {
                 Some([v @ (Value::Object(_) | Value::Func(_))]) => v.clone(),
                 _ => Value::unknown(),
             };
@@ -2661,7 +2671,9 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// A closure made as a value where it is written: what it sees then is what it
     /// sees when called from elsewhere (a middleware chain calling the handler it
-    /// was handed). Two makings that see different values leave it seeing nothing.
+    /// was handed). Where two makings see different values, it sees only what they
+    /// agree on (the same handler, made twice with different contexts); a name whose
+    /// value differs, or that only one of them sees, it does not.
     fn note_closure_made(&mut self, st: &State, id: FnId) {
         if self.prog.capturing_function(id) != Some(self.here()) {
             return;
@@ -2672,7 +2684,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.closure_made.insert(id, Some(seen));
             }
             Some(Some(before)) if *before != seen => {
-                self.closure_made.insert(id, None);
+                let merged: Vec<(String, Value)> = before
+                    .iter()
+                    .filter(|&(name, old)| seen.iter().any(|(n, new)| n == name && new == old))
+                    .cloned()
+                    .collect();
+                self.closure_made.insert(id, (!merged.is_empty()).then_some(merged));
             }
             Some(_) => {}
         }
