@@ -1777,6 +1777,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     self.push_self(id, &mut vals, this.clone());
                 }
+                // `req.is_notification()` on a Rust struct value (`Request { id, .. }`,
+                // built as an object of its fields): the method's `self` is that value.
+                if let Some(this @ (Value::Object(_) | Value::Reply(_))) = &recv
+                    && self.prog.function(id).owner.is_some()
+                    && self.prog.file_of(id).language == crate::model::Language::Rust
+                {
+                    self.push_self(id, &mut vals, this.clone());
+                }
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
                 continue;
@@ -1875,6 +1883,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => Value::unknown(),
                 };
                 out.push((s, value));
+                continue;
+            }
+            if callee == crate::lower::SERIALISED {
+                let encoded = match vals.first() {
+                    Some(Value::Str(text)) => {
+                        Value::Str(serde_json::to_string(text).unwrap_or_else(|_| text.clone()))
+                    }
+                    Some(v) => v.clone(),
+                    None => Value::unknown(),
+                };
+                out.push((s, encoded));
                 continue;
             }
             if callee == crate::lower::READ_ALL {

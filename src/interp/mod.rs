@@ -634,9 +634,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             *m == crate::model::ParamMark::NonNull && matches!(env.get(p), Some(Value::Null | Value::NoId))
         });
         // A method called on an instance gets it as its last argument: `self`/`this`.
+        let rust = self.prog.file_of(id).language == crate::model::Language::Rust;
         let has_self = key.1.len() == f.params.len() + 1
             && (matches!(key.1.last(), Some(Value::Instance(..)))
-                || (f.owner.is_some() && matches!(key.1.last(), Some(Value::Variant(..)))));
+                || (f.owner.is_some() && matches!(key.1.last(), Some(Value::Variant(..))))
+                || (f.owner.is_some()
+                    && rust
+                    && matches!(key.1.last(), Some(Value::Object(_) | Value::Reply(_)))));
         if has_self && let Some(this) = key.1.last() {
             env.insert("self".to_string(), this.clone());
             env.insert("this".to_string(), this.clone());

@@ -56,6 +56,11 @@ pub const FLATTENED: &str = "mcp-conform/flattened";
 /// other arguments (PHP `new $class(...)`, the class from a table of handlers).
 pub const NEW_DYNAMIC: &str = "mcp-conform/new-dynamic";
 
+/// A built-in: a value serialised to JSON text (`JSON.stringify(x)`): a string's
+/// text is its quoted form (`JSON.stringify("")` sends the two characters `""`);
+/// any other value stands for its own encoding, as before.
+pub const SERIALISED: &str = "mcp-conform/serialised";
+
 /// A built-in: a new, empty output buffer (Go `bytes.Buffer`, `strings.Builder`,
 /// Python `io.StringIO()`). A server dispatching into one to learn whether anything
 /// was written (`if buf.Len() == 0 { 202 }`) reads it as empty when nothing was
@@ -743,6 +748,15 @@ pub fn unquote(raw: &str) -> String {
         }
     }
     s.to_string()
+}
+
+/// A serialised value (see [`SERIALISED`]): written literals of objects, arrays and
+/// replies are their own encoding, and stay as written (the lowering reads them).
+pub fn serialised(value: Expr, span: Span) -> Expr {
+    match value {
+        Expr::Object { .. } | Expr::Array { .. } | Expr::Null => value,
+        other => Expr::Call { callee: SERIALISED.into(), receiver: None, args: vec![other], span },
+    }
 }
 
 /// Whether a call serialises its argument to JSON text (what goes out is the value it

@@ -1169,7 +1169,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         },
         // `raw, err := json.Marshal(v)`: the bytes are the value, and there is no error.
         c if super::serialises(Language::Go, c) && !args.is_empty() => {
-            let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
+            let value = super::serialised(args.into_iter().next().unwrap_or_else(Expr::unknown), span);
             return Expr::Array { items: vec![value, Expr::Null], span };
         }
         "json.RawMessage" => {

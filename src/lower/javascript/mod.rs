@@ -1580,7 +1580,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     if super::serialises(Language::TypeScript, &callee)
         && let Some(first) = arg_nodes.first()
     {
-        return expr(ctx, js, *first, facts);
+        return super::serialised(expr(ctx, js, *first, facts), span);
     }
     if super::reads_body(Language::TypeScript, &callee) {
         return super::encoded_message(span);

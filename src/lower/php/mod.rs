@@ -1476,7 +1476,7 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     args: vec![x],
                     span,
                 },
-                (_, x) => x,
+                (_, x) => super::serialised(x, span),
             }
         }
         // WordPress and plain-PHP answers.

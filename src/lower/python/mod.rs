@@ -1397,7 +1397,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         return Expr::Message(args);
     }
     if super::serialises(Language::Python, &callee) && !args.is_empty() {
-        return args.swap_remove(0);
+        return super::serialised(args.swap_remove(0), span);
     }
     // `vars(response)`: the object's attributes, as `response.__dict__`.
     if callee == "vars" && args.len() == 1 && !ctx.own_names.iter().any(|n| n == "vars") {

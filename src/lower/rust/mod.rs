@@ -1414,7 +1414,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
-        let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
+        let value = super::serialised(args.into_iter().next().unwrap_or_else(Expr::unknown), span);
         return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
     }
     // `serde_json::from_str(r#"{"tools": []}"#)`: JSON written in the code is its value.
