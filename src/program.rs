@@ -1943,6 +1943,17 @@ impl<'a> Program<'a> {
             {
                 return Some(id);
             }
+            // `initialize.Dispatch(..)` with the repository's package `.../initialize`
+            // imported: that package's function, not another package's of that name.
+            if fitting.len() > 1
+                && let Some(local) = self.go_local.get(caller.path.as_str())
+                && let Some(dir) =
+                    local.iter().find(|d| d.as_str() == qualifier || d.ends_with(&format!("/{qualifier}")))
+                && let Some(id) =
+                    fitting.iter().copied().find(|id| dir_of(&self.file_of(*id).path) == dir.as_str())
+            {
+                return Some(id);
+            }
         }
         // `handler()` on a variable of the caller (`const handler = handlers[method]`)
         // calls the value it holds, never a function of that name elsewhere. A name
