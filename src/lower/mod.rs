@@ -300,6 +300,9 @@ pub struct Ctx<'a> {
     /// Structs the file declares whose `default()` is an empty value of the type
     /// (Rust `#[derive(Default)]`), which field writes then fill.
     pub default_structs: Vec<String>,
+    /// The names a Go file refers to its imported packages by: an import's alias,
+    /// else the last segment of its path (`cfgSchema`, `schema`).
+    pub package_aliases: Vec<String>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
     /// The methods the class being lowered defines (Python): `self.send_response(..)`
@@ -364,6 +367,7 @@ impl<'a> Ctx<'a> {
             libraries: Vec::new(),
             own_names: Vec::new(),
             default_structs: Vec::new(),
+            package_aliases: Vec::new(),
             model_types: Vec::new(),
             receiver: None,
             class_methods: Vec::new(),

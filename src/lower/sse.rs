@@ -59,7 +59,58 @@ fn sends_endpoint(ctx: &Ctx, node: Node) -> bool {
     if text.contains("event: endpoint") || text.contains("event:endpoint") {
         return true;
     }
-    unquote(text) == WORD && (names_event_member(ctx, node) || is_event_argument(ctx, node))
+    unquote(text) == WORD
+        && (names_event_member(ctx, node) || is_event_argument(ctx, node) || is_event_parameter(ctx, node))
+}
+
+/// `endpoint` handed to a function of the file whose parameter in that place is named
+/// for an event (Go's `send := func(event string, data any) error { .. }` then
+/// `send("endpoint", url)`).
+fn is_event_parameter(ctx: &Ctx, node: Node) -> bool {
+    let Some(args) = node.parent().filter(|a| matches!(a.kind(), "arguments" | "argument_list")) else {
+        return false;
+    };
+    let Some(position) =
+        (0..args.named_child_count()).find(|&i| args.named_child(i).is_some_and(|a| a.id() == node.id()))
+    else {
+        return false;
+    };
+    let Some(callee) = args.parent().and_then(|call| call.child_by_field_name("function")) else {
+        return false;
+    };
+    let name = ctx.text(callee);
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return false;
+    }
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut found = false;
+    walk_tree(root, |n| {
+        if found {
+            return Walk::Stop;
+        }
+        let Some(params) = n.child_by_field_name("parameters") else { return Walk::Descend };
+        // Named by its declaration (`func send(..)`, `def send(..)`) or by the
+        // variable it is assigned to (`send := func(..)`, `const send = (..) =>`).
+        let own = n.child_by_field_name("name").map(|x| ctx.text(x));
+        let bound = n
+            .parent()
+            .and_then(|p| if p.kind() == "expression_list" { p.parent() } else { Some(p) })
+            .and_then(|p| p.child_by_field_name("left").or_else(|| p.child_by_field_name("name")))
+            .map(|x| ctx.text(x));
+        if own != Some(name) && bound != Some(name) {
+            return Walk::Descend;
+        }
+        let param = params.named_child(position).map(|p| {
+            let named = p.child_by_field_name("name").or_else(|| p.child_by_field_name("pattern"));
+            named.map_or_else(|| ctx.text(p), |x| ctx.text(x))
+        });
+        found = param.is_some_and(|p| names_event(p.split([':', ' ']).next().unwrap_or(p)));
+        if found { Walk::Stop } else { Walk::Descend }
+    });
+    found
 }
 
 /// `endpoint` as the value of a member, key, keyword or constant named for an event:
@@ -179,6 +230,12 @@ mod tests {
         assert!(finds(Php, "<?php $this->sendEvent('endpoint', $url);"));
         assert!(finds(Php, "<?php send_event('endpoint', '/mcp.php');"));
         assert!(finds(Php, "<?php $e = ['event' => 'endpoint', 'data' => $url];"));
+        // A function of the file whose parameter in that place is named for an event.
+        assert!(finds(
+            Go,
+            "package m\nfunc f() { send := func(event string, data any) error { return nil }\nsend(\"endpoint\", u) }"
+        ));
+        assert!(finds(JavaScript, "const push = (eventName, data) => {}; push('endpoint', url);"));
         // Near misses: the word as something else.
         assert!(!finds(Python, "ENDPOINT = \"endpoint\"\nurl = base + \"/endpoint\""));
         assert!(!finds(
@@ -187,6 +244,10 @@ mod tests {
         ));
         assert!(!finds(Go, "package m\n// event: endpoint in a comment\nvar endpoint = \"/mcp\""));
         assert!(!finds(Rust, "fn f() { let e = Event::default().data(\"endpoint\"); }"));
+        assert!(!finds(
+            Go,
+            "package m\nfunc f() { send := func(route string, data any) error { return nil }\nsend(\"endpoint\", u) }"
+        ));
     }
 
     #[test]

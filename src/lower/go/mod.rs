@@ -175,6 +175,10 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                         facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(c) });
                     }
                     facts.imports.extend(super::import_hint(Language::Go, &path));
+                    let alias = c.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+                    if let Some(local) = alias.or_else(|| path.rsplit('/').next().map(str::to_string)) {
+                        ctx.package_aliases.push(local);
+                    }
                     // The full path too: resolved against the repository's go.mod modules.
                     if !path.is_empty() {
                         facts.imports.push(format!("{}{path}", crate::model::GO_IMPORT));
@@ -777,12 +781,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                     .receiver
                     .as_deref()
                     .is_some_and(|r| operand_text.strip_prefix(r).is_some_and(|rest| rest.starts_with('.')));
-            // `mcp.ProtocolVersion` of an imported package: its constant, not a member.
-            let package = facts
-                .imports
-                .iter()
-                .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
-                .any(|path| path.rsplit('/').next() == Some(operand_text));
+            // `mcp.ProtocolVersion` (or `cfgSchema.ProtocolVersion` under an alias) of an
+            // imported package: its constant, not a member.
+            let package = ctx.package_aliases.iter().any(|p| p == operand_text);
             if let Some(f) = message_field(&name).filter(|_| !own && !package) {
                 let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
                 return field(operand, f);
