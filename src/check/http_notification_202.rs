@@ -121,20 +121,23 @@ pub fn run(v: &ServerView) -> Verdict {
                     _ => continue,
                 };
                 // An array the scan knows every member of (an item it cannot compute may be
-                // what the code keeps for a notification it meant to drop).
+                // what the code keeps for a notification it meant to drop), or text it
+                // knows is not empty (`JSON.stringify("")` sends `""`).
                 let known_array = matches!(&h.body, Some(Value::Array(items))
                     if !items.iter().any(|i| matches!(i, Value::Unknown(_))));
+                let known_text = matches!(&h.body, Some(Value::Str(s)) if !s.is_empty());
                 if old_route(&path.entry)
                     || h.status.is_error()
-                    || !known_array
+                    || !(known_array || known_text)
                     || findings.iter().any(|f| f.span == h.span)
                 {
                     continue;
                 }
+                let body = if known_array { "a JSON array body" } else { "a body" };
                 findings.push(Finding {
                     span: h.span,
                     message: format!(
-                        "answers a batch holding only notifications with HTTP {status} and a JSON array body; it must be 202 Accepted with an empty body"
+                        "answers a batch holding only notifications with HTTP {status} and {body}; it must be 202 Accepted with an empty body"
                     ),
                 });
             }
