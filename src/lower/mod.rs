@@ -291,8 +291,10 @@ pub struct Ctx<'a> {
     /// Libraries the file imports that the lowering knows by name (Rust: a JSON-RPC
     /// server library that owns the dispatch).
     pub libraries: Vec<&'static str>,
-    /// Names the file binds to its own classes or to imports from outside the web
-    /// frameworks (Python): a `Response` among them is the code's own class.
+    /// Names the file gives its own definitions. Python: its classes and imports from
+    /// outside the web frameworks (a `Response` among them is the code's own class).
+    /// Rust: its free functions (its own `json_response(..)` is called). Go: its struct
+    /// types (a variable of one starts as an empty value of the type).
     pub own_names: Vec<String>,
     /// Model classes of a library whose instances serialise to the fields they are
     /// built with (Python: the MCP SDK's pydantic types, see `MODEL_MODULES`).
@@ -754,8 +756,9 @@ pub fn unquote(raw: &str) -> String {
     s.to_string()
 }
 
-/// A serialised value (see [`SERIALISED`]): written literals of objects, arrays and
-/// replies are their own encoding, and stay as written (the lowering reads them).
+/// A serialised value (see [`SERIALISED`]): written literals of objects and arrays
+/// (replies among them) are their own encoding and stay as written, so the lowering
+/// still reads them; `null` stays the literal `null` the checks know.
 pub fn serialised(value: Expr, span: Span) -> Expr {
     match value {
         Expr::Object { .. } | Expr::Array { .. } | Expr::Null => value,

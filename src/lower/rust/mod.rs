@@ -1413,8 +1413,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return crate::lower::capture(span);
     }
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
+    // Text (`to_string`, `to_vec`) holds a string quoted; `to_value` keeps it a string.
     if super::serialises(Language::Rust, &callee) && callee.contains("serde_json") && !args.is_empty() {
-        let value = super::serialised(args.into_iter().next().unwrap_or_else(Expr::unknown), span);
+        let value = args.into_iter().next().unwrap_or_else(Expr::unknown);
+        let value = if last == "to_value" { value } else { super::serialised(value, span) };
         return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
     }
     // `serde_json::from_str(r#"{"tools": []}"#)`: JSON written in the code is its value.
