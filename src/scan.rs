@@ -160,6 +160,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     // parsed ones define or call (a transport calling the dispatcher, a helper).
     let mut results: Vec<FileResult> =
         found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, &root, opts, false)).collect();
+    let mut memo = crate::stage::Memo::default();
     for _ in 0..MAX_ROUNDS {
         let read = |i: usize| {
             let c = &found.files[i];
@@ -172,6 +173,7 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
             &results_facts(&results),
             &deferred(&results),
             Packages { go: &found.go_modules, rust: &found.rust_crates },
+            &mut memo,
             read,
         );
         if wanted.is_empty() {

@@ -11,7 +11,7 @@
 use crate::discover::Candidate;
 use crate::model::{Expr, FileFacts, Language, dir_of, walk_block};
 use aho_corasick::AhoCorasick;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Names too common to say anything about where code lives.
 const COMMON: &[&str] = &[
@@ -107,13 +107,89 @@ pub struct Packages<'a> {
     pub rust: &'a [(String, String)],
 }
 
+/// What the rounds learnt of the deferred files they read: a later round reads a
+/// file again only to look for names or spellings no earlier round looked for in
+/// it, and decides from what was found before otherwise. Every name and spelling
+/// gets an id the first time a round needs it; ids only grow.
+#[derive(Default)]
+pub struct Memo {
+    names: Interner,
+    spellings: Interner,
+    files: HashMap<usize, Seen>,
+}
+
+#[derive(Default)]
+struct Interner {
+    ids: HashMap<String, u32>,
+    all: Vec<String>,
+}
+
+impl Interner {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.all.len() as u32;
+        self.all.push(s.to_string());
+        self.ids.insert(s.to_string(), id);
+        id
+    }
+
+    fn len(&self) -> u32 {
+        self.all.len() as u32
+    }
+}
+
+/// One deferred file as read by earlier rounds: the names (whole words) and module
+/// spellings found among those looked for (the ids below each `upto`), and whether
+/// it declares a Go interface, once that was asked.
+#[derive(Clone, Default)]
+struct Seen {
+    names_upto: u32,
+    names: Vec<u32>,
+    spellings_upto: u32,
+    spellings: Vec<u32>,
+    interface: Option<bool>,
+}
+
+/// Searchers over the ids from a starting id to the end, one per start a file needs.
+struct Searchers {
+    by_start: HashMap<u32, AhoCorasick>,
+    len: u32,
+}
+
+impl Searchers {
+    /// `None` when an automaton cannot be built (the round then looks for nothing).
+    fn build(
+        interner: &Interner,
+        starts: impl Iterator<Item = u32>,
+        kind: aho_corasick::MatchKind,
+    ) -> Option<Searchers> {
+        let mut by_start = HashMap::default();
+        for start in starts {
+            if start >= interner.len() || by_start.contains_key(&start) {
+                continue;
+            }
+            let searcher = AhoCorasick::builder()
+                .match_kind(kind)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(&interner.all[start as usize..])
+                .ok()?;
+            by_start.insert(start, searcher);
+        }
+        Some(Searchers { by_start, len: interner.len() })
+    }
+}
+
 /// The deferred files to parse now, by index into `files`. `read` gives a file's
 /// text (`None` when it cannot be read: it is left for the caller to report).
+/// `memo` carries what earlier rounds of the same scan found in the files they read.
 pub fn wanted(
     files: &[Candidate],
     parsed: &[&FileFacts],
     deferred: &[Deferred],
     packages: Packages,
+    memo: &mut Memo,
     read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
@@ -175,42 +251,102 @@ pub fn wanted(
         c.language == Language::Go
             && innermost(packages.go, &c.display).is_some_and(|m| go_modules.contains(m))
     };
-    let Ok(searcher) = AhoCorasick::builder()
-        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .build(&names)
-    else {
-        return Vec::new();
-    };
+    let name_ids: HashSet<u32> = names.iter().map(|n| memo.names.intern(n)).collect();
     // A file elsewhere that imports a parsed module (an example app's route, a
     // command that runs the server) is read for its import spelling.
     let modules = module_spellings(parsed, packages);
-    let importers = AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .build(&modules)
-        .ok()
-        .filter(|_| !modules.is_empty());
-    use rayon::prelude::*;
+    let module_ids: HashSet<u32> = modules.iter().map(|m| memo.spellings.intern(m)).collect();
     // A file in an unrelated folder is read only when it holds a weak marker (an
     // app using an MCP package names it), and must name a parsed module first.
-    deferred
-        .par_iter()
+    let importing = !modules.is_empty();
+    let candidates: Vec<Deferred> = deferred
+        .iter()
         .copied()
-        .filter(|d| {
-            near(&files[d.index]) || same_go_module(&files[d.index]) || (d.weak && importers.is_some())
-        })
-        .filter(|d| {
-            read(d.index).is_some_and(|text| {
+        .filter(|d| near(&files[d.index]) || same_go_module(&files[d.index]) || (d.weak && importing))
+        .collect();
+    let starts = |upto: fn(&Seen) -> u32| {
+        let memo = &*memo;
+        candidates.iter().map(move |d| memo.files.get(&d.index).map_or(0, upto))
+    };
+    let Some(word_searchers) =
+        Searchers::build(&memo.names, starts(|s| s.names_upto), aho_corasick::MatchKind::LeftmostLongest)
+    else {
+        return Vec::new();
+    };
+    let spelling_searchers = if importing {
+        Searchers::build(&memo.spellings, starts(|s| s.spellings_upto), aho_corasick::MatchKind::Standard)
+    } else {
+        None
+    };
+    use rayon::prelude::*;
+    let judged: Vec<(usize, Option<Seen>, bool)> = candidates
+        .par_iter()
+        .map(|d| {
+            let c = &files[d.index];
+            let mut seen = memo.files.get(&d.index).cloned().unwrap_or_default();
+            // Read at most once, and only when something must be looked for.
+            let mut slot: Option<Vec<u8>> = None;
+            let mut decide = || -> Option<bool> {
+                let mut text = || -> Option<Vec<u8>> { read(d.index) };
                 // The whole-word search first: it is the cheaper one, and most files
                 // hold none of the names.
-                holds_word(&searcher, &text)
-                    && (near(&files[d.index])
-                        || (same_go_module(&files[d.index]) && declares_interface(&text))
-                        || importers.as_ref().is_some_and(|m| holds_spelling(m, &text)))
-            })
+                if seen.names_upto < word_searchers.len {
+                    let searcher = &word_searchers.by_start[&seen.names_upto];
+                    let from = seen.names_upto;
+                    seen.names.extend(words_held(searcher, loaded(&mut slot, &mut text)?).map(|i| from + i));
+                    seen.names_upto = word_searchers.len;
+                }
+                if !seen.names.iter().any(|id| name_ids.contains(id)) {
+                    return Some(false);
+                }
+                if near(c) {
+                    return Some(true);
+                }
+                if same_go_module(c) {
+                    if seen.interface.is_none() {
+                        seen.interface = Some(declares_interface(loaded(&mut slot, &mut text)?));
+                    }
+                    if seen.interface == Some(true) {
+                        return Some(true);
+                    }
+                }
+                let Some(spelling_searchers) = &spelling_searchers else {
+                    return Some(false);
+                };
+                if seen.spellings_upto < spelling_searchers.len {
+                    let searcher = &spelling_searchers.by_start[&seen.spellings_upto];
+                    let from = seen.spellings_upto;
+                    seen.spellings
+                        .extend(spellings_held(searcher, loaded(&mut slot, &mut text)?).map(|i| from + i));
+                    seen.spellings_upto = spelling_searchers.len;
+                }
+                Some(seen.spellings.iter().any(|id| module_ids.contains(id)))
+            };
+            match decide() {
+                Some(wanted) => (d.index, Some(seen), wanted),
+                // Unreadable now: not parsed, and nothing learnt.
+                None => (d.index, None, false),
+            }
         })
-        .map(|d| d.index)
-        .collect()
+        .collect();
+    let mut out = Vec::new();
+    for (index, seen, wanted) in judged {
+        if let Some(seen) = seen {
+            memo.files.insert(index, seen);
+        }
+        if wanted {
+            out.push(index);
+        }
+    }
+    out
+}
+
+/// The text in `slot`, read into it the first time.
+fn loaded<'s>(slot: &'s mut Option<Vec<u8>>, read: &mut impl FnMut() -> Option<Vec<u8>>) -> Option<&'s [u8]> {
+    if slot.is_none() {
+        *slot = Some(read()?);
+    }
+    slot.as_deref()
 }
 
 /// Whether Go source declares an interface type (`interface {`, as gofmt writes it).
@@ -342,28 +478,40 @@ fn suffixes(path: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Whether the text holds one of the names as a whole word. The names are made
-/// of word characters only, so a match cannot span the non-word character that
-/// starts a whole-word occurrence: leftmost-longest matching finds every one.
-fn holds_word(searcher: &AhoCorasick, text: &[u8]) -> bool {
+/// The searcher's patterns (names made of word characters only) that the text
+/// holds as whole words, by pattern index, each once. A match cannot span the
+/// non-word character that starts a whole-word occurrence, so leftmost-longest
+/// matching finds every one.
+fn words_held<'t>(searcher: &'t AhoCorasick, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    searcher.find_iter(text).any(|m| {
-        let before = m.start().checked_sub(1).map(|i| text[i]);
-        let after = text.get(m.end()).copied();
-        !before.is_some_and(word) && !after.is_some_and(word)
-    })
+    let mut found: HashSet<u32> = HashSet::default();
+    searcher
+        .find_iter(text)
+        .filter(move |m| {
+            let before = m.start().checked_sub(1).map(|i| text[i]);
+            let after = text.get(m.end()).copied();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+        .map(|m| m.pattern().as_u32())
+        .filter(move |p| found.insert(*p))
 }
 
-/// Whether the text holds one of the module spellings (which may hold `.` or
-/// `/`) as a whole word: every overlapping match is tried.
-fn holds_spelling(searcher: &AhoCorasick, text: &[u8]) -> bool {
+/// The searcher's patterns (module spellings, which may hold `.` or `/`) that the
+/// text holds as whole words, by pattern index, each once: every overlapping match
+/// is tried.
+fn spellings_held<'t>(searcher: &'t AhoCorasick, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let mut found: HashSet<u32> = HashSet::default();
     // A spelling that starts or ends with punctuation (`/server"`) is bounded by it.
-    searcher.find_overlapping_iter(text).any(|m| {
-        let before = m.start().checked_sub(1).map(|i| text[i]).filter(|_| word(text[m.start()]));
-        let after = text.get(m.end()).copied().filter(|_| word(text[m.end() - 1]));
-        !before.is_some_and(word) && !after.is_some_and(word)
-    })
+    searcher
+        .find_overlapping_iter(text)
+        .filter(move |m| {
+            let before = m.start().checked_sub(1).map(|i| text[i]).filter(|_| word(text[m.start()]));
+            let after = text.get(m.end()).copied().filter(|_| word(text[m.end() - 1]));
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+        .map(|m| m.pattern().as_u32())
+        .filter(move |p| found.insert(*p))
 }
 
 /// Names the strong files define (functions, classes: what a transport calls) and

@@ -140,3 +140,38 @@ fn a_weak_marker_word_or_a_common_word_does_not_relate_files() {
     let report = scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
     assert_eq!(report.stats.files_parsed, 1, "only the server: `initialize` and `process` say nothing");
 }
+
+/// A name needed only after a round (a helper of a helper) is looked for again in
+/// the files an earlier round read and set aside: they were searched for other names.
+#[test]
+fn a_name_needed_in_a_later_round_is_looked_for_in_files_read_before() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(
+        dir.path(),
+        "pkg/server.py",
+        r#"import json, sys
+
+def dispatch_message(msg):
+    method = msg.get("method")
+    if method == "tools/list":
+        return reply_with(msg, {"tools": []})
+    return None
+
+def main():
+    for line in sys.stdin:
+        out = dispatch_message(json.loads(line))
+"#,
+    );
+    // Holds no marker; defines the helper the server calls, which calls another.
+    write(dir.path(), "pkg/replies.py", "def reply_with(msg, result):\n    return frame_out(msg, result)\n");
+    // Holds no marker and none of the first round's names: only the second round's.
+    write(
+        dir.path(),
+        "pkg/frames.py",
+        "def frame_out(msg, result):\n    return {'id': msg.get('id'), 'result': result}\n",
+    );
+    // A neighbour holding none of the names, in any round.
+    write(dir.path(), "pkg/colours.py", "def paint(text):\n    return text\n");
+    let report = scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(report.stats.files_parsed, 3, "the server, its helper, and the helper's helper");
+}
