@@ -113,6 +113,59 @@ pub fn parse_part(grammar: Grammar, src: &[u8], part: tree_sitter::Range) -> Opt
     .flatten()
 }
 
+/// Children by field name, each name's id found once per grammar and thread:
+/// tree-sitter's own lookup by name compares it with every field name the grammar
+/// has, on every call.
+pub trait Fields<'t> {
+    /// The first child in the field (`child_by_field_name`).
+    fn field(&self, name: &'static str) -> Option<tree_sitter::Node<'t>>;
+    /// Every child in the field (`children_by_field_name`).
+    fn fields<'c>(
+        &self,
+        name: &'static str,
+        cursor: &'c mut tree_sitter::TreeCursor<'t>,
+    ) -> impl Iterator<Item = tree_sitter::Node<'t>> + 'c;
+}
+
+/// Field ids by the name's address and length (a `&'static str` keeps its address).
+type FieldIds = rustc_hash::FxHashMap<(usize, usize), Option<u16>>;
+
+thread_local! {
+    /// The grammar the ids are of, and its ids. Another grammar empties the table.
+    static FIELD_IDS: RefCell<(Option<tree_sitter::Language>, FieldIds)> =
+        RefCell::new((None, FieldIds::default()));
+}
+
+fn field_id(node: &tree_sitter::Node, name: &'static str) -> Option<u16> {
+    FIELD_IDS.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let (grammar, ids) = &mut *cell;
+        let language = node.language();
+        if grammar.as_ref() != Some(&*language) {
+            *grammar = Some((*language).clone());
+            ids.clear();
+        }
+        *ids.entry((name.as_ptr() as usize, name.len()))
+            .or_insert_with(|| language.field_id_for_name(name).map(|id| id.get()))
+    })
+}
+
+impl<'t> Fields<'t> for tree_sitter::Node<'t> {
+    fn field(&self, name: &'static str) -> Option<tree_sitter::Node<'t>> {
+        field_id(self, name).and_then(|id| self.child_by_field_id(id))
+    }
+
+    fn fields<'c>(
+        &self,
+        name: &'static str,
+        cursor: &'c mut tree_sitter::TreeCursor<'t>,
+    ) -> impl Iterator<Item = tree_sitter::Node<'t>> + 'c {
+        let id = field_id(self, name).and_then(std::num::NonZeroU16::new);
+        let mut children = id.map(|id| self.children_by_field_id(id, cursor));
+        std::iter::from_fn(move || children.as_mut()?.next())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,7 @@ pub use json_text::{
 };
 
 use crate::model::{Block, Expr, FieldName, FileFacts, Language, ReplyExpr, Span, Stmt};
+use crate::parse::Fields;
 use crate::settings::Knowledge;
 use tree_sitter::Node;
 
@@ -255,6 +256,8 @@ pub enum LowerError {
 /// Shared state of one file's lowering.
 pub struct Ctx<'a> {
     pub src: &'a [u8],
+    /// `src` as text, when it is valid UTF-8 (as every file parsed is).
+    src_text: Option<&'a str>,
     pub file: u32,
     pub depth: usize,
     pub too_deep: bool,
@@ -351,6 +354,7 @@ impl<'a> Ctx<'a> {
     pub fn new(src: &'a [u8], file: u32) -> Self {
         Ctx {
             src,
+            src_text: std::str::from_utf8(src).ok(),
             file,
             depth: 0,
             too_deep: false,
@@ -407,7 +411,12 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn text(&self, node: Node) -> &'a str {
-        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+        match self.src_text {
+            // A slice of text checked once (a node of valid UTF-8 starts and ends
+            // on character boundaries; `get` says so in constant time).
+            Some(text) => text.get(node.byte_range()).unwrap_or(""),
+            None => std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or(""),
+        }
     }
 
     pub fn span(&self, node: Node) -> Span {
@@ -525,10 +534,10 @@ pub fn push_function(
         http_silent_unanswered: http == Http::RouteUnanswered,
         reads_stdin,
         associated: params.associated,
-        bodiless: node.child_by_field_name("body").is_none(),
+        bodiless: node.field("body").is_none(),
         returns: node
-            .child_by_field_name("return_type")
-            .or_else(|| node.child_by_field_name("result"))
+            .field("return_type")
+            .or_else(|| node.field("result"))
             .and_then(|t| returned_class(ctx.text(t), owner)),
     });
 }

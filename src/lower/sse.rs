@@ -12,6 +12,7 @@
 
 use super::{Ctx, Walk, unquote, walk_tree};
 use crate::model::Span;
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 /// The bytes every spelling contains: files without them are not walked.
@@ -75,7 +76,7 @@ fn is_event_parameter(ctx: &Ctx, node: Node) -> bool {
     else {
         return false;
     };
-    let Some(callee) = args.parent().and_then(|call| call.child_by_field_name("function")) else {
+    let Some(callee) = args.parent().and_then(|call| call.field("function")) else {
         return false;
     };
     let name = ctx.text(callee);
@@ -91,20 +92,20 @@ fn is_event_parameter(ctx: &Ctx, node: Node) -> bool {
         if found {
             return Walk::Stop;
         }
-        let Some(params) = n.child_by_field_name("parameters") else { return Walk::Descend };
+        let Some(params) = n.field("parameters") else { return Walk::Descend };
         // Named by its declaration (`func send(..)`, `def send(..)`) or by the
         // variable it is assigned to (`send := func(..)`, `const send = (..) =>`).
-        let own = n.child_by_field_name("name").map(|x| ctx.text(x));
+        let own = n.field("name").map(|x| ctx.text(x));
         let bound = n
             .parent()
             .and_then(|p| if p.kind() == "expression_list" { p.parent() } else { Some(p) })
-            .and_then(|p| p.child_by_field_name("left").or_else(|| p.child_by_field_name("name")))
+            .and_then(|p| p.field("left").or_else(|| p.field("name")))
             .map(|x| ctx.text(x));
         if own != Some(name) && bound != Some(name) {
             return Walk::Descend;
         }
         let param = params.named_child(position).map(|p| {
-            let named = p.child_by_field_name("name").or_else(|| p.child_by_field_name("pattern"));
+            let named = p.field("name").or_else(|| p.field("pattern"));
             named.map_or_else(|| ctx.text(p), |x| ctx.text(x))
         });
         found = param.is_some_and(|p| names_event(p.split([':', ' ']).next().unwrap_or(p)));
@@ -163,7 +164,7 @@ fn is_event_argument(ctx: &Ctx, node: Node) -> bool {
         return false;
     };
     let Some(call) = args.parent() else { return false };
-    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("name"));
+    let callee = call.field("function").or_else(|| call.field("name"));
     callee.is_some_and(|c| {
         let text = ctx.text(c);
         names_event(text.rsplit(['.', ':', '>']).next().unwrap_or(text))

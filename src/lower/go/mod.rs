@@ -4,6 +4,7 @@ pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, status_by_name, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Stmt};
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 /// `http.ResponseWriter` parameter names whose calls answer an HTTP request.
@@ -15,8 +16,8 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     // of the type (`var resp Response` then `resp.ID = req.ID`).
     for decl in children(root).into_iter().filter(|c| c.kind() == "type_declaration") {
         for spec in children(decl).into_iter().filter(|c| c.kind() == "type_spec") {
-            if spec.child_by_field_name("type").is_some_and(|t| t.kind() == "struct_type")
-                && let Some(name) = spec.child_by_field_name("name")
+            if spec.field("type").is_some_and(|t| t.kind() == "struct_type")
+                && let Some(name) = spec.field("name")
             {
                 ctx.own_names.push(ctx.text(name).to_string());
             }
@@ -31,14 +32,11 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             }
             "method_declaration" => {
                 let name = text_of(ctx, item, "name");
-                let owner = item
-                    .child_by_field_name("receiver")
-                    .and_then(receiver_type)
-                    .map(|t| ctx.text(t).to_string());
+                let owner = item.field("receiver").and_then(receiver_type).map(|t| ctx.text(t).to_string());
                 ctx.receiver = item
-                    .child_by_field_name("receiver")
+                    .field("receiver")
                     .and_then(|list| children(list).into_iter().next())
-                    .and_then(|p| p.child_by_field_name("name"))
+                    .and_then(|p| p.field("name"))
                     .map(|n| ctx.text(n).to_string());
                 ctx.presence.clear();
                 function(ctx, item, facts, name, owner.as_deref());
@@ -61,8 +59,8 @@ fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
 }
 
-fn text_of(ctx: &Ctx, node: Node, field_name: &str) -> String {
-    node.child_by_field_name(field_name).map(|n| ctx.text(n).to_string()).unwrap_or_default()
+fn text_of(ctx: &Ctx, node: Node, field_name: &'static str) -> String {
+    node.field(field_name).map(|n| ctx.text(n).to_string()).unwrap_or_default()
 }
 
 /// `Version string `json:"protocolVersion,omitempty"``: the JSON member a struct field
@@ -72,13 +70,13 @@ fn json_tags(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     while let Some(n) = stack.pop() {
         for c in children(n) {
             if c.kind() == "field_declaration"
-                && let Some(tag) = c.child_by_field_name("tag")
+                && let Some(tag) = c.field("tag")
             {
                 let tag = ctx.text(tag);
                 let Some(at) = tag.find("json:\"") else { continue };
                 let member = tag[at + 6..].split(['"', ',']).next().unwrap_or("");
                 let mut cursor = c.walk();
-                for name in c.children_by_field_name("name", &mut cursor) {
+                for name in c.fields("name", &mut cursor) {
                     let name = ctx.text(name);
                     if !member.is_empty() && member != "-" && json_key(name) != member {
                         facts.json_names.push((name.to_string(), member.to_string()));
@@ -94,8 +92,8 @@ fn json_tags(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
 /// `type Server struct { system *System }`: the classes its fields hold.
 fn struct_field_types(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     for spec in children(node).into_iter().filter(|c| c.kind() == "type_spec") {
-        let Some(owner) = spec.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
-        let Some(body) = spec.child_by_field_name("type").filter(|t| t.kind() == "struct_type") else {
+        let Some(owner) = spec.field("name").map(|n| ctx.text(n).to_string()) else { continue };
+        let Some(body) = spec.field("type").filter(|t| t.kind() == "struct_type") else {
             continue;
         };
         let mut stack = vec![body];
@@ -105,13 +103,11 @@ fn struct_field_types(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
                     stack.push(c);
                     continue;
                 }
-                let Some(class) =
-                    c.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t)))
-                else {
+                let Some(class) = c.field("type").and_then(|t| crate::lower::type_class(ctx.text(t))) else {
                     continue;
                 };
                 let mut cursor = c.walk();
-                for name in c.children_by_field_name("name", &mut cursor) {
+                for name in c.fields("name", &mut cursor) {
                     facts.field_types.push((owner.clone(), ctx.text(name).to_string(), class.clone()));
                 }
             }
@@ -129,7 +125,7 @@ fn condition_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         match case.kind() {
             "expression_case" => {
                 let conds: Vec<Expr> = case
-                    .child_by_field_name("value")
+                    .field("value")
                     .map(children)
                     .unwrap_or_default()
                     .into_iter()
@@ -156,7 +152,7 @@ fn condition_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 /// The type name of a method receiver: `(s *Server)` -> `Server`.
 fn receiver_type(list: Node) -> Option<Node> {
     let decl = children(list).into_iter().next()?;
-    let mut ty = decl.child_by_field_name("type")?;
+    let mut ty = decl.field("type")?;
     while ty.kind() == "pointer_type" || ty.kind() == "generic_type" {
         ty = ty.named_child(0)?;
     }
@@ -169,13 +165,12 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
         for c in children(n) {
             match c.kind() {
                 "import_spec" => {
-                    let path =
-                        c.child_by_field_name("path").map(|p| unquote(ctx.text(p))).unwrap_or_default();
+                    let path = c.field("path").map(|p| unquote(ctx.text(p))).unwrap_or_default();
                     if let Some(sdk) = ctx.sdk(Language::Go, &path) {
                         facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(c) });
                     }
                     facts.imports.extend(super::import_hint(Language::Go, &path));
-                    let alias = c.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+                    let alias = c.field("name").map(|n| ctx.text(n).to_string());
                     if let Some(local) = alias.or_else(|| path.rsplit('/').next().map(str::to_string)) {
                         ctx.package_aliases.push(local);
                     }
@@ -203,9 +198,8 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
         .filter(|c| matches!(c.kind(), "const_spec" | "var_spec"));
     for (index, spec) in specs.enumerate() {
         let mut cursor = spec.walk();
-        let names: Vec<String> =
-            spec.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
-        let mut values: Vec<Node> = spec.child_by_field_name("value").map(children).unwrap_or_default();
+        let names: Vec<String> = spec.fields("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
+        let mut values: Vec<Node> = spec.field("value").map(children).unwrap_or_default();
         if constants {
             if values.is_empty() {
                 values.clone_from(&previous);
@@ -221,8 +215,7 @@ fn declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block
                 continue;
             }
             // `var rpcErr *RPCError`: a variable starts as its type's zero value.
-            let zero =
-                spec.child_by_field_name("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
+            let zero = spec.field("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
             for name in names {
                 out.push(Stmt::Assign { target: name, value: zero.clone(), span: ctx.span(spec) });
             }
@@ -277,7 +270,7 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
-    let params_node = node.child_by_field_name("parameters");
+    let params_node = node.field("parameters");
     let mut params = Vec::new();
     // Taking the response writer (or a framework's context) makes a handler by its
     // signature: one another handler calls is that handler's helper.
@@ -289,11 +282,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     let mut writers = Vec::new();
     let mut types = Vec::new();
     for p in params_node.map(children).unwrap_or_default() {
-        let ty = p.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+        let ty = p.field("type").map(|t| ctx.text(t)).unwrap_or("");
         signature |= ty.contains("ResponseWriter");
         let mut cursor = p.walk();
-        let names: Vec<String> =
-            p.children_by_field_name("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
+        let names: Vec<String> = p.fields("name", &mut cursor).map(|n| ctx.text(n).to_string()).collect();
         if ty.ends_with("http.Request") {
             requests.extend(names.iter().cloned());
         }
@@ -324,12 +316,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     // `func f() (reqs []Req, batch bool, err error)`: named results start at their zero value.
     let mut results = Vec::new();
     let mut prologue = Vec::new();
-    if let Some(list) = node.child_by_field_name("result").filter(|r| r.kind() == "parameter_list") {
+    if let Some(list) = node.field("result").filter(|r| r.kind() == "parameter_list") {
         for p in children(list) {
-            let zero =
-                p.child_by_field_name("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
+            let zero = p.field("type").map(|t| zero_value(ctx, t)).unwrap_or_else(Expr::unknown);
             let mut cursor = p.walk();
-            for n in p.children_by_field_name("name", &mut cursor) {
+            for n in p.fields("name", &mut cursor) {
                 results.push(ctx.text(n).to_string());
                 prologue.push(Stmt::Assign {
                     target: ctx.text(n).to_string(),
@@ -339,7 +330,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
             }
         }
     }
-    let body = node.child_by_field_name("body");
+    let body = node.field("body");
     let saved = (
         std::mem::replace(&mut ctx.http_requests, requests),
         std::mem::replace(&mut ctx.http_writers, writers),
@@ -431,7 +422,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         }
         // `ch <- reply`: the value goes to whoever reads the channel (a writer, an SSE stream).
         "send_statement" => {
-            if let Some(v) = node.child_by_field_name("value") {
+            if let Some(v) = node.field("value") {
                 let value = expr(ctx, v, facts);
                 out.push(Stmt::Expr(Expr::Call {
                     callee: super::EMIT.into(),
@@ -476,32 +467,28 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         // `switch val := r.ID.(type) { case nil: ...; case string: ... }`.
         "type_switch_statement" => out.push(Stmt::Expr(type_switch(ctx, node, facts))),
         "expression_switch_statement" => {
-            if let Some(init) = node.child_by_field_name("initializer") {
+            if let Some(init) = node.field("initializer") {
                 statement(ctx, init, facts, out);
             }
             out.push(Stmt::Expr(switch(ctx, node, facts)));
         }
         "for_statement" => {
-            let body = block(ctx, node.child_by_field_name("body"), facts);
+            let body = block(ctx, node.field("body"), facts);
             // `for _, resp := range responses`: the value takes each item.
             let range = children(node).into_iter().find(|c| c.kind() == "range_clause");
             match range {
                 Some(r) => {
                     let targets = r
-                        .child_by_field_name("left")
+                        .field("left")
                         .map(children)
                         .unwrap_or_default()
                         .into_iter()
                         .last()
                         .map(|t| vec![ctx.text(t).to_string()])
-                        .filter(|t| {
-                            t.len() == 1 && children(r.child_by_field_name("left").unwrap_or(r)).len() == 2
-                        })
+                        .filter(|t| t.len() == 1 && children(r.field("left").unwrap_or(r)).len() == 2)
                         .unwrap_or_default();
-                    let iterable = r
-                        .child_by_field_name("right")
-                        .map(|x| expr(ctx, x, facts))
-                        .unwrap_or_else(Expr::unknown);
+                    let iterable =
+                        r.field("right").map(|x| expr(ctx, x, facts)).unwrap_or_else(Expr::unknown);
                     out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
                 }
                 None => out.push(Stmt::Expr(Expr::Loop { body })),
@@ -546,15 +533,14 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
 
 fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(node);
-    let left: Vec<Node> = node.child_by_field_name("left").map(children).unwrap_or_default();
-    let right: Vec<Node> = node.child_by_field_name("right").map(children).unwrap_or_default();
+    let left: Vec<Node> = node.field("left").map(children).unwrap_or_default();
+    let right: Vec<Node> = node.field("right").map(children).unwrap_or_default();
     match (left.as_slice(), right.as_slice()) {
         // `_, ok := supported[version]`: only whether the key is in the table.
         ([value, ok], [one])
             if ctx.text(*value) == "_"
                 && one.kind() == "index_expression"
-                && let (Some(table), Some(key)) =
-                    (one.child_by_field_name("operand"), one.child_by_field_name("index")) =>
+                && let (Some(table), Some(key)) = (one.field("operand"), one.field("index")) =>
         {
             let test = Expr::Member {
                 item: Box::new(expr(ctx, key, facts)),
@@ -581,8 +567,7 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
                 let value = expr(ctx, *v, facts);
                 // `s.handlers[method] = h`, `m[MethodPing] = s.handlePing`: a map write.
                 if t.kind() == "index_expression"
-                    && let (Some(table), Some(key)) =
-                        (t.child_by_field_name("operand"), t.child_by_field_name("index"))
+                    && let (Some(table), Some(key)) = (t.field("operand"), t.field("index"))
                 {
                     let key = expr(ctx, key, facts);
                     out.push(Stmt::Store {
@@ -612,11 +597,10 @@ fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block)
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let mut pre = Vec::new();
-    if let Some(init) = node.child_by_field_name("initializer") {
+    if let Some(init) = node.field("initializer") {
         statement(ctx, init, facts, &mut pre);
     }
-    let cond =
-        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let cond = node.field("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
     // `if ok` / `if !ok` after `_, ok := table[key]`: the membership test itself, so
     // the branch knows which keys it holds.
     let presence = |name: &str| ctx.presence.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
@@ -628,8 +612,8 @@ fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         },
         other => other,
     };
-    let then = block(ctx, node.child_by_field_name("consequence"), facts);
-    let otherwise = match node.child_by_field_name("alternative") {
+    let then = block(ctx, node.field("consequence"), facts);
+    let otherwise = match node.field("alternative") {
         Some(alt) if alt.kind() == "if_statement" => vec![Stmt::Expr(if_statement(ctx, alt, facts))],
         Some(alt) => block(ctx, Some(alt), facts),
         None => Vec::new(),
@@ -645,14 +629,14 @@ fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(subject) = node.child_by_field_name("value").map(|v| expr(ctx, v, facts)) else {
+    let Some(subject) = node.field("value").map(|v| expr(ctx, v, facts)) else {
         return condition_switch(ctx, node, facts);
     };
     let mut arms = Vec::new();
     for case in children(node) {
         let patterns = match case.kind() {
             "expression_case" => case
-                .child_by_field_name("value")
+                .field("value")
                 .map(children)
                 .unwrap_or_default()
                 .into_iter()
@@ -673,16 +657,14 @@ fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 fn type_switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let subject = sub(ctx, node, "value", facts);
-    let alias = node
-        .child_by_field_name("alias")
-        .and_then(|a| children(a).into_iter().next())
-        .map(|a| ctx.text(a).to_string());
+    let alias =
+        node.field("alias").and_then(|a| children(a).into_iter().next()).map(|a| ctx.text(a).to_string());
     let mut arms = Vec::new();
     for case in children(node) {
         let patterns: Vec<Pattern> = match case.kind() {
             "type_case" => {
                 let mut cursor = case.walk();
-                case.children_by_field_name("type", &mut cursor)
+                case.fields("type", &mut cursor)
                     .map(|t| match ctx.text(t) {
                         "nil" => Pattern::Variant { name: "None".into(), binding: None },
                         other => Pattern::Type(other.to_string()),
@@ -707,8 +689,8 @@ fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
-fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
-    node.child_by_field_name(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+fn sub(ctx: &mut Ctx, node: Node, name: &'static str, facts: &mut FileFacts) -> Expr {
+    node.field(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
 }
 
 fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -741,7 +723,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // `T(x)` converts its operand (the first child is the type); `x.(T)` and `(x)`
         // are their first child.
         "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => node
-            .child_by_field_name("operand")
+            .field("operand")
             .or_else(|| node.named_child(0))
             .map(|c| expr(ctx, c, facts))
             .unwrap_or_else(Expr::unknown),
@@ -760,7 +742,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 return Expr::Str(verb.into());
             }
             // `r.Method` on the `*http.Request`: the HTTP verb. Probes arrive by POST.
-            let operand_text = node.child_by_field_name("operand").map(|o| ctx.text(o)).unwrap_or("");
+            let operand_text = node.field("operand").map(|o| ctx.text(o)).unwrap_or("");
             let request = operand_text.trim_end_matches("()").trim_end_matches(".Request");
             let of_request = |r: &String| {
                 r == operand_text
@@ -785,7 +767,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             // imported package: its constant, not a member.
             let package = ctx.package_aliases.iter().any(|p| p == operand_text);
             if let Some(f) = message_field(&name).filter(|_| !own && !package) {
-                let operand = node.child_by_field_name("operand").map(|o| expr(ctx, o, facts));
+                let operand = node.field("operand").map(|o| expr(ctx, o, facts));
                 return field(operand, f);
             }
             // `s.handleInitialize` in a method of `s`: a member of the receiver, as
@@ -815,7 +797,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "composite_literal" => composite(ctx, node, facts),
         "func_literal" => anonymous(ctx, node, facts),
         "unary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
             let operand = sub(ctx, node, "operand", facts);
             match (op, operand) {
                 ("!", e) => Expr::Not(Box::new(e)),
@@ -832,7 +814,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 }
 
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
     let left = sub(ctx, node, "left", facts);
     let right = sub(ctx, node, "right", facts);
     match op {
@@ -871,8 +853,8 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 /// `Response{JSONRPC: "2.0", ID: req.ID, Result: r}` and `map[string]any{...}`.
 fn composite(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(body) = node.child_by_field_name("body") else { return Expr::unknown() };
-    literal(ctx, body, node.child_by_field_name("type"), span, facts)
+    let Some(body) = node.field("body") else { return Expr::unknown() };
+    literal(ctx, body, node.field("type"), span, facts)
 }
 
 /// The type of the items a slice, array or map literal holds (`[]Tool{{Name: "a"}}`
@@ -883,7 +865,7 @@ fn item_type<'t>(ty: Option<Node<'t>>, keyed: bool) -> Option<Node<'t>> {
         "map_type" if keyed => "value",
         _ => return None,
     };
-    let item = ty?.child_by_field_name(field)?;
+    let item = ty?.field(field)?;
     match item.kind() {
         "pointer_type" => item.named_child(0),
         _ => Some(item),
@@ -917,10 +899,10 @@ fn literal(
     for el in children(body) {
         match el.kind() {
             "keyed_element" => {
-                let key = el.child_by_field_name("key").map(|k| ctx.text(k)).unwrap_or("");
+                let key = el.field("key").map(|k| ctx.text(k)).unwrap_or("");
                 let key = json_key(&unquote(key));
                 let value = el
-                    .child_by_field_name("value")
+                    .field("value")
                     .and_then(|v| v.named_child(0))
                     .map(|v| literal_item(ctx, v, item_type(ty, true), facts))
                     .unwrap_or_else(Expr::unknown);
@@ -981,8 +963,7 @@ fn literal(
 /// reply's `error` member, as the composite literal `Response{Error: e}` does.
 fn member_target(ctx: &Ctx, t: Node) -> String {
     if t.kind() == "selector_expression"
-        && let (Some(operand), Some(field)) =
-            (t.child_by_field_name("operand"), t.child_by_field_name("field"))
+        && let (Some(operand), Some(field)) = (t.field("operand"), t.field("field"))
         && operand.kind() == "identifier"
     {
         // `s.dispatch = ...` in a method of `s`: the receiver's member, written as it
@@ -1017,7 +998,7 @@ fn is_context(operand: &str) -> bool {
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
+    let Some(func) = node.field("function") else { return Expr::unknown() };
     let written = ctx.text(func);
     // `s.fn(m)` in a method of `s`: a member of the receiver, as `self.fn` (as its reads are).
     let callee = match ctx.receiver.as_deref().and_then(|r| written.strip_prefix(r)) {
@@ -1025,11 +1006,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         _ => written.to_string(),
     };
     let last = super::last_segment(&callee).to_string();
-    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     // `r.Context()` on a handler's `*http.Request`: the standard library's method.
     if func.kind() == "selector_expression"
         && frameworks::REQUEST_METHODS.contains(&last.as_str())
-        && let Some(operand) = func.child_by_field_name("operand")
+        && let Some(operand) = func.field("operand")
         && ctx.http_requests.iter().any(|r| r == ctx.text(operand))
         && !ctx.http_writers.iter().any(|w| w == ctx.text(operand))
     {
@@ -1128,8 +1109,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if func.kind() == "identifier" && NUMBER_TYPES.contains(&callee.as_str()) && args.len() == 1 {
         return args.into_iter().next().expect("one argument");
     }
-    let operand =
-        (func.kind() == "selector_expression").then(|| func.child_by_field_name("operand")).flatten();
+    let operand = (func.kind() == "selector_expression").then(|| func.field("operand")).flatten();
     let operand_text = operand.map(|o| ctx.text(o)).unwrap_or("");
     if let Some(read) = json_path_read(ctx, facts, &callee, &last, operand, &args) {
         return read;

@@ -5,6 +5,7 @@ pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Span, Stmt};
+use crate::parse::Fields;
 use frameworks::{RESPONSE_OBJECTS, ROUTE_METHODS};
 use tree_sitter::Node;
 
@@ -86,11 +87,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
 fn module_variables(ctx: &Ctx, root: Node) -> Vec<String> {
     let mut out = Vec::new();
     for child in children(root) {
-        let decl = if child.kind() == "export_statement" {
-            child.child_by_field_name("declaration")
-        } else {
-            Some(child)
-        };
+        let decl = if child.kind() == "export_statement" { child.field("declaration") } else { Some(child) };
         let Some(decl) = decl else { continue };
         let mutable = decl.kind() == "variable_declaration"
             || (decl.kind() == "lexical_declaration" && ctx.text(decl).trim_start().starts_with("let"));
@@ -98,7 +95,7 @@ fn module_variables(ctx: &Ctx, root: Node) -> Vec<String> {
             continue;
         }
         for d in children(decl).into_iter().filter(|c| c.kind() == "variable_declarator") {
-            if let Some(name) = d.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
+            if let Some(name) = d.field("name").filter(|n| n.kind() == "identifier") {
                 out.push(ctx.text(name).to_string());
             }
         }
@@ -145,22 +142,22 @@ fn statement(
     let span = ctx.span(node);
     match node.kind() {
         "function_declaration" | "generator_function_declaration" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
             function(ctx, js, node, facts, name, owner);
         }
         "class_declaration" | "abstract_class_declaration" | "class" => class(ctx, js, node, facts, out),
         "export_statement" => {
             let default = ctx.text(node).starts_with("export default");
-            if let Some(d) = node.child_by_field_name("declaration") {
+            if let Some(d) = node.field("declaration") {
                 statement(ctx, js, d, facts, owner, out);
                 // `export default async function handler(req)` (Netlify, Vercel edge).
                 if default
                     && d.kind() == "function_declaration"
-                    && let Some(n) = d.child_by_field_name("name")
+                    && let Some(n) = d.field("name")
                 {
                     facts.http_handlers.push(ctx.text(n).to_string());
                 }
-            } else if let Some(v) = node.child_by_field_name("value") {
+            } else if let Some(v) = node.field("value") {
                 let value = expr(ctx, js, v, facts);
                 if default {
                     note_default_handler(&value, facts);
@@ -175,14 +172,13 @@ fn statement(
         }
         // `enum Method { Ping = "ping" }`: each member a constant `Method.Ping`.
         "enum_declaration" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-            for member in node.child_by_field_name("body").map(children).unwrap_or_default() {
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            for member in node.field("body").map(children).unwrap_or_default() {
                 if member.kind() != "enum_assignment" {
                     continue;
                 }
-                let key =
-                    member.child_by_field_name("name").map(|n| unquote(ctx.text(n))).unwrap_or_default();
-                if let Some(v) = member.child_by_field_name("value") {
+                let key = member.field("name").map(|n| unquote(ctx.text(n))).unwrap_or_default();
+                if let Some(v) = member.field("value") {
                     let value = expr(ctx, js, v, facts);
                     out.push(Stmt::Assign { target: format!("{name}.{key}"), value, span: ctx.span(member) });
                 }
@@ -206,12 +202,9 @@ fn statement(
             out.push(Stmt::Raise { value, span });
         }
         "if_statement" => {
-            let cond = node
-                .child_by_field_name("condition")
-                .map(|c| expr(ctx, js, c, facts))
-                .unwrap_or_else(Expr::unknown);
-            let then = block(ctx, js, node.child_by_field_name("consequence"), facts, owner);
-            let otherwise = match node.child_by_field_name("alternative") {
+            let cond = node.field("condition").map(|c| expr(ctx, js, c, facts)).unwrap_or_else(Expr::unknown);
+            let then = block(ctx, js, node.field("consequence"), facts, owner);
+            let otherwise = match node.field("alternative") {
                 Some(alt) => block(ctx, js, alt.named_child(0), facts, owner),
                 None => Vec::new(),
             };
@@ -220,34 +213,27 @@ fn statement(
         "switch_statement" => out.push(Stmt::Expr(switch(ctx, js, node, facts, owner))),
         // `for (const x of xs)`: one pass per known item.
         "for_in_statement" if ctx.text(node).contains(" of ") => {
-            let targets =
-                node.child_by_field_name("left").map(|l| vec![ctx.text(l).to_string()]).unwrap_or_default();
-            let iterable = node
-                .child_by_field_name("right")
-                .map(|r| expr(ctx, js, r, facts))
-                .unwrap_or_else(Expr::unknown);
-            let body = block(ctx, js, node.child_by_field_name("body"), facts, owner);
+            let targets = node.field("left").map(|l| vec![ctx.text(l).to_string()]).unwrap_or_default();
+            let iterable = node.field("right").map(|r| expr(ctx, js, r, facts)).unwrap_or_else(Expr::unknown);
+            let body = block(ctx, js, node.field("body"), facts, owner);
             out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
         }
         "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
             let mut body = Vec::new();
-            if let Some(right) = node.child_by_field_name("right") {
+            if let Some(right) = node.field("right") {
                 body.push(Stmt::Expr(expr(ctx, js, right, facts)));
             }
-            body.extend(block(ctx, js, node.child_by_field_name("body"), facts, owner));
+            body.extend(block(ctx, js, node.field("body"), facts, owner));
             out.push(Stmt::Expr(Expr::Loop { body }));
         }
         "try_statement" => {
-            let body = block(ctx, js, node.child_by_field_name("body"), facts, owner);
-            let handler_node = node.child_by_field_name("handler");
-            let binding = handler_node
-                .and_then(|h| h.child_by_field_name("parameter"))
-                .map(|p| ctx.text(p).to_string());
-            let handler =
-                block(ctx, js, handler_node.and_then(|h| h.child_by_field_name("body")), facts, owner);
+            let body = block(ctx, js, node.field("body"), facts, owner);
+            let handler_node = node.field("handler");
+            let binding = handler_node.and_then(|h| h.field("parameter")).map(|p| ctx.text(p).to_string());
+            let handler = block(ctx, js, handler_node.and_then(|h| h.field("body")), facts, owner);
             out.push(Stmt::Expr(Expr::Try { body, handler, binding }));
-            if let Some(fin) = node.child_by_field_name("finalizer") {
-                out.extend(block(ctx, js, fin.child_by_field_name("body"), facts, owner));
+            if let Some(fin) = node.field("finalizer") {
+                out.extend(block(ctx, js, fin.field("body"), facts, owner));
             }
         }
         "statement_block" => out.extend(block(ctx, js, Some(node), facts, owner)),
@@ -256,7 +242,7 @@ fn statement(
         "break_statement" => out.push(Stmt::LeaveLoop),
         "continue_statement" => out.push(Stmt::Continue),
         "import_statement" => {
-            if let Some(source) = node.child_by_field_name("source") {
+            if let Some(source) = node.field("source") {
                 note_import(ctx, &unquote(ctx.text(source)), span, facts);
             }
         }
@@ -274,7 +260,7 @@ fn note_required_names(ctx: &Ctx, pattern: Node, module: &str, facts: &mut FileF
     for c in children(pattern) {
         let local = match c.kind() {
             "shorthand_property_identifier_pattern" => Some(c),
-            "pair_pattern" => c.child_by_field_name("value").filter(|v| v.kind() == "identifier"),
+            "pair_pattern" => c.field("value").filter(|v| v.kind() == "identifier"),
             _ => None,
         };
         if let Some(local) = local {
@@ -289,9 +275,8 @@ fn note_sdk_types(ctx: &mut Ctx, node: Node) {
     let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
     while let Some(n) = stack.pop() {
         if n.kind() == "import_specifier" {
-            let name = n.child_by_field_name("name").map(|x| ctx.text(x).to_string()).unwrap_or_default();
-            let local =
-                n.child_by_field_name("alias").map(|x| ctx.text(x).to_string()).unwrap_or(name.clone());
+            let name = n.field("name").map(|x| ctx.text(x).to_string()).unwrap_or_default();
+            let local = n.field("alias").map(|x| ctx.text(x).to_string()).unwrap_or(name.clone());
             ctx.sdk_types.push((local, name));
         } else {
             stack.extend(children(n));
@@ -317,8 +302,7 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
         match n.kind() {
             "identifier" => facts.package_names.push((ctx.text(n).to_string(), package.clone())),
             "import_specifier" => {
-                if let Some(local) = n.child_by_field_name("alias").or_else(|| n.child_by_field_name("name"))
-                {
+                if let Some(local) = n.field("alias").or_else(|| n.field("name")) {
                     facts.package_names.push((ctx.text(local).to_string(), package.clone()));
                 }
             }
@@ -352,8 +336,8 @@ fn pattern_reads(ctx: &Ctx, pattern: Node, source: &Expr, shorthand: bool, span:
                 (ctx.text(p).to_string(), ctx.text(p).to_string())
             }
             "pair_pattern" => (
-                p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default(),
-                p.child_by_field_name("value").map(|v| ctx.text(v).to_string()).unwrap_or_default(),
+                p.field("key").map(|k| unquote(ctx.text(k))).unwrap_or_default(),
+                p.field("value").map(|v| ctx.text(v).to_string()).unwrap_or_default(),
             ),
             _ => continue,
         };
@@ -368,8 +352,8 @@ fn pattern_reads(ctx: &Ctx, pattern: Node, source: &Expr, shorthand: bool, span:
 
 fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(d);
-    let Some(name) = d.child_by_field_name("name") else { return };
-    let Some(value) = d.child_by_field_name("value") else {
+    let Some(name) = d.field("name") else { return };
+    let Some(value) = d.field("value") else {
         // `let error;` in a function: undefined until the path assigns it (a module's
         // `let server;` is left alone: functions may set it at any time).
         if ctx.functions_open > 0 && name.kind() == "identifier" {
@@ -382,14 +366,12 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         // exports, as `import { METHODS } from "./consts"` does: they resolve in
         // that module, not as a local value.
         let required = value.kind() == "call_expression"
-            && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "require");
+            && value.field("function").is_some_and(|f| ctx.text(f) == "require");
         // `const { StreamableHTTPServerTransport } = require("@acme/sdk/http.js")`: the
         // names a package gives, as `import { .. } from` notes them.
         if required
-            && let Some(module) = value
-                .child_by_field_name("arguments")
-                .and_then(|a| a.named_child(0))
-                .filter(|m| m.kind() == "string")
+            && let Some(module) =
+                value.field("arguments").and_then(|a| a.named_child(0)).filter(|m| m.kind() == "string")
         {
             let module = unquote(ctx.text(module));
             note_required_names(ctx, name, &module, facts);
@@ -398,10 +380,9 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
                 for c in children(name) {
                     let pair = match c.kind() {
                         "shorthand_property_identifier_pattern" => Some((ctx.text(c), ctx.text(c))),
-                        "pair_pattern" => c
-                            .child_by_field_name("key")
-                            .zip(c.child_by_field_name("value"))
-                            .map(|(k, v)| (ctx.text(v), ctx.text(k))),
+                        "pair_pattern" => {
+                            c.field("key").zip(c.field("value")).map(|(k, v)| (ctx.text(v), ctx.text(k)))
+                        }
                         _ => None,
                     };
                     if let Some((local, sdk)) = pair {
@@ -440,7 +421,7 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         Some(f) => {
             js.event_handler_next = value.kind() == "call_expression"
                 && value
-                    .child_by_field_name("function")
+                    .field("function")
                     .is_some_and(|c| frameworks::EVENT_HANDLER_WRAPPERS.contains(&ctx.text(c)));
             function(ctx, js, f, facts, target.clone(), None);
             Expr::FnRef(target.clone())
@@ -453,8 +434,7 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
 fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(e);
     if matches!(e.kind(), "assignment_expression" | "augmented_assignment_expression") {
-        let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
-        else {
+        let (Some(left), Some(right)) = (e.field("left"), e.field("right")) else {
             return;
         };
         let target = ctx.text(left).to_string();
@@ -463,20 +443,15 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
         }
         if left.kind() == "subscript_expression" {
             // `handlers["tools/list"] = onList` registers a handler.
-            let key = left
-                .child_by_field_name("index")
-                .filter(|k| k.kind() == "string")
-                .map(|k| unquote(ctx.text(k)));
+            let key = left.field("index").filter(|k| k.kind() == "string").map(|k| unquote(ctx.text(k)));
             if let Some(method) = key.filter(|m| crate::model::is_mcp_method(m)) {
                 let handler = callable_name(ctx, js, right, facts);
-                let registry =
-                    left.child_by_field_name("object").map(|o| ctx.text(o)).unwrap_or("").to_string();
+                let registry = left.field("object").map(|o| ctx.text(o)).unwrap_or("").to_string();
                 facts.registrations.push(Registration { registry, method, handler, span });
                 return;
             }
             // `this.handlers[name] = handler`: a map write with a computed key.
-            if let (Some(table), Some(key)) =
-                (left.child_by_field_name("object"), left.child_by_field_name("index"))
+            if let (Some(table), Some(key)) = (left.field("object"), left.field("index"))
                 && key.kind() != "string"
             {
                 let key = expr(ctx, js, key, facts);
@@ -573,12 +548,12 @@ fn wrapped_function<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
     }
     // A plain function (not a method: `promise.then(cb)`, `http.createServer(cb)` have
     // meanings of their own) that is not a server or SDK call.
-    let callee = value.child_by_field_name("function").filter(|f| f.kind() == "identifier")?;
+    let callee = value.field("function").filter(|f| f.kind() == "identifier")?;
     let callee = ctx.text(callee);
     if frameworks::SERVER_CALLS.contains(&callee) || crate::lower::SDK_SERVER_CALLS.contains(&callee) {
         return None;
     }
-    let args = children(value.child_by_field_name("arguments")?);
+    let args = children(value.field("arguments")?);
     match args.as_slice() {
         [only] if matches!(only.kind(), "arrow_function" | "function_expression" | "function") => Some(*only),
         _ => None,
@@ -594,8 +569,8 @@ fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) 
 }
 
 fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mut Block) {
-    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
-    let Some(body) = node.child_by_field_name("body") else { return };
+    let name = node.field("name").map(|n| ctx.text(n).to_string());
+    let Some(body) = node.field("body") else { return };
     if let Some(class) = &name {
         // `class B extends A { field = value; ... }`: the parent and the fields.
         let bases = children(node)
@@ -606,9 +581,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
                 let mut stack = vec![h];
                 while let Some(n) = stack.pop() {
                     match n.kind() {
-                        "extends_clause" => {
-                            found.extend(n.child_by_field_name("value").map(|v| ctx.text(v).to_string()))
-                        }
+                        "extends_clause" => found.extend(n.field("value").map(|v| ctx.text(v).to_string())),
                         // Interfaces after the parent (`class A extends B implements I`).
                         "implements_clause" => found.extend(
                             children(n)
@@ -627,12 +600,11 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
         for member in children(body) {
             if matches!(member.kind(), "public_field_definition" | "field_definition")
                 && !is_method_field(member)
-                && let Some(k) =
-                    member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"))
+                && let Some(k) = member.field("name").or_else(|| member.field("property"))
             {
-                let default = member.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
+                let default = member.field("value").map(|v| expr(ctx, js, v, facts));
                 fields.push((ctx.text(k).to_string(), default));
-                if let Some(t) = member.child_by_field_name("type")
+                if let Some(t) = member.field("type")
                     && let Some(c) = super::type_class(ctx.text(t).trim_start_matches(':'))
                 {
                     facts.field_types.push((class.clone(), ctx.text(k).to_string(), c));
@@ -640,14 +612,13 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             }
             // `constructor(private server: McpServer)`: a parameter property.
             if member.kind() == "method_definition"
-                && member.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "constructor")
+                && member.field("name").is_some_and(|n| ctx.text(n) == "constructor")
             {
-                for p in member.child_by_field_name("parameters").map(children).unwrap_or_default() {
+                for p in member.field("parameters").map(children).unwrap_or_default() {
                     let property =
                         children(p).iter().any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
                     if property
-                        && let (Some(n), Some(t)) =
-                            (p.child_by_field_name("pattern"), p.child_by_field_name("type"))
+                        && let (Some(n), Some(t)) = (p.field("pattern"), p.field("type"))
                         && let Some(c) = super::type_class(ctx.text(t).trim_start_matches(':'))
                     {
                         facts.field_types.push((class.clone(), ctx.text(n).to_string(), c));
@@ -666,7 +637,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
     // is a handler table; `initialize()` alone is any class's set-up.
     let table = children(body).into_iter().any(|m| {
         m.kind() == "method_definition"
-            && m.child_by_field_name("name").is_some_and(|k| {
+            && m.field("name").is_some_and(|k| {
                 let name = unquote(ctx.text(k));
                 k.kind() == "string" && name.contains('/') && crate::model::is_mcp_method(&name)
             })
@@ -674,7 +645,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
     for member in children(body) {
         match member.kind() {
             "method_definition" => {
-                let key = member.child_by_field_name("name");
+                let key = member.field("name");
                 let m = match key {
                     // `'tools/list'() { ... }`: a method named by its string.
                     Some(k) if k.kind() == "string" => unquote(ctx.text(k)),
@@ -700,16 +671,15 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
                 function(ctx, js, member, facts, m, name.as_deref());
             }
             "public_field_definition" | "field_definition" => {
-                let key =
-                    member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"));
+                let key = member.field("name").or_else(|| member.field("property"));
                 // `private send = async (msg) => {...}`: a method, called as `this.send(...)`.
                 if is_method_field(member)
-                    && let (Some(k), Some(v)) = (key, member.child_by_field_name("value"))
+                    && let (Some(k), Some(v)) = (key, member.field("value"))
                 {
                     function(ctx, js, v, facts, ctx.text(k).to_string(), name.as_deref());
                     continue;
                 }
-                if let (Some(k), Some(v)) = (key, member.child_by_field_name("value")) {
+                if let (Some(k), Some(v)) = (key, member.field("value")) {
                     let target = format!("this.{}", ctx.text(k));
                     let value = expr(ctx, js, v, facts);
                     out.push(Stmt::Assign { target, value, span: ctx.span(member) });
@@ -723,7 +693,7 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
 /// A class field whose value is a function (`handle = async (req) => {...}`).
 fn is_method_field(member: Node) -> bool {
     member
-        .child_by_field_name("value")
+        .field("value")
         .is_some_and(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"))
 }
 
@@ -735,24 +705,21 @@ fn is_method_field(member: Node) -> bool {
 fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> (super::Params, Block) {
     let mut out = super::Params::default();
     let mut prologue = Vec::new();
-    if let Some(p) = node.child_by_field_name("parameter") {
+    if let Some(p) = node.field("parameter") {
         out.names.push(ctx.text(p).to_string());
         return (out, prologue);
     }
-    let Some(list) = node.child_by_field_name("parameters") else { return (out, prologue) };
+    let Some(list) = node.field("parameters") else { return (out, prologue) };
     for (i, p) in children(list).into_iter().enumerate() {
         let (pattern, default) = match p.kind() {
-            "assignment_pattern" => {
-                (p.child_by_field_name("left").unwrap_or(p), p.child_by_field_name("right"))
-            }
+            "assignment_pattern" => (p.field("left").unwrap_or(p), p.field("right")),
             _ => {
-                let pattern = p.child_by_field_name("pattern").unwrap_or(p);
+                let pattern = p.field("pattern").unwrap_or(p);
                 match pattern.kind() {
-                    "assignment_pattern" => (
-                        pattern.child_by_field_name("left").unwrap_or(pattern),
-                        pattern.child_by_field_name("right"),
-                    ),
-                    _ => (pattern, p.child_by_field_name("value")),
+                    "assignment_pattern" => {
+                        (pattern.field("left").unwrap_or(pattern), pattern.field("right"))
+                    }
+                    _ => (pattern, p.field("value")),
                 }
             }
         };
@@ -768,7 +735,7 @@ fn params(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> (sup
             out.defaults.push((name.clone(), value));
         }
         // `server: RpcServer`: a parameter declared with a class type (one name).
-        if let Some(ty) = p.child_by_field_name("type").and_then(|t| t.named_child(0))
+        if let Some(ty) = p.field("type").and_then(|t| t.named_child(0))
             && ty.kind() == "type_identifier"
             && pattern.kind() == "identifier"
         {
@@ -807,7 +774,7 @@ fn decorator_call<'s>(ctx: &'s Ctx, d: Node) -> (&'s str, &'s str) {
 fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     for child in children(root) {
         let decl = match child.kind() {
-            "export_statement" => child.child_by_field_name("declaration"),
+            "export_statement" => child.field("declaration"),
             _ => Some(child),
         };
         if let Some(d) = decl.filter(|d| {
@@ -820,14 +787,14 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                     | "abstract_class_declaration"
                     | "enum_declaration"
             )
-        }) && let Some(n) = d.child_by_field_name("name")
+        }) && let Some(n) = d.field("name")
         {
             ctx.own_names.push(ctx.text(n).to_string());
         }
         if child.kind() != "import_statement" {
             continue;
         }
-        let source = child.child_by_field_name("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
+        let source = child.field("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
         note_package_names(ctx, child, &source, facts);
         if frameworks::SDK_TYPES_MODULES.contains(&source.as_str()) {
             note_sdk_types(ctx, child);
@@ -863,18 +830,18 @@ fn type_name(text: &str) -> &str {
 /// A signature that takes an HTTP request: `(req: IncomingMessage, res: ServerResponse)`,
 /// `(request: Request): Promise<Response>`, `(req: Request, res: Response)`.
 fn typed_as_handler(ctx: &Ctx, node: Node) -> bool {
-    let Some(list) = node.child_by_field_name("parameters") else { return false };
+    let Some(list) = node.field("parameters") else { return false };
     let own = |t: &str| ctx.own_names.iter().any(|n| n == t);
     let types: Vec<&str> = children(list)
         .into_iter()
-        .filter_map(|p| p.child_by_field_name("type"))
+        .filter_map(|p| p.field("type"))
         .map(|t| type_name(ctx.text(t)))
         .filter(|t| !own(t))
         .collect();
     if types.iter().any(|t| frameworks::REQUEST_TYPES.contains(t)) {
         return true;
     }
-    let returns = node.child_by_field_name("return_type").map(|t| type_name(ctx.text(t))).filter(|t| !own(t));
+    let returns = node.field("return_type").map(|t| type_name(ctx.text(t))).filter(|t| !own(t));
     types.contains(&frameworks::FETCH_REQUEST)
         && (types.iter().any(|t| frameworks::RESPONSE_TYPES.contains(t))
             || returns.is_some_and(|t| frameworks::RESPONSE_TYPES.contains(&t)))
@@ -919,7 +886,7 @@ fn function(
         false if typed_as_handler(ctx, node) => super::Http::Signature,
         false => super::Http::No,
     };
-    let body = node.child_by_field_name("body");
+    let body = node.field("body");
     let status = decorated_status(ctx, node);
     let outer_status = std::mem::replace(&mut js.default_status, status);
     let answers = match event_handler {
@@ -939,11 +906,10 @@ fn function(
         });
     }
     if name == "constructor" && owner.is_some() {
-        for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+        for p in node.field("parameters").map(children).unwrap_or_default() {
             let property =
                 children(p).iter().any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
-            if let Some(n) = p.child_by_field_name("pattern").filter(|n| property && n.kind() == "identifier")
-            {
+            if let Some(n) = p.field("pattern").filter(|n| property && n.kind() == "identifier") {
                 let field = ctx.text(n).to_string();
                 properties.push(Stmt::Assign {
                     target: format!("this.{field}"),
@@ -982,11 +948,10 @@ fn function(
 /// The answer builders a function takes by name from its first parameter, an object
 /// pattern (`async ({ request, status }) => ..`; see [`frameworks::CONTEXT_RESPONDERS`]).
 fn context_responders(ctx: &Ctx, node: Node) -> Vec<String> {
-    let Some(first) = node.child_by_field_name("parameters").and_then(|l| children(l).into_iter().next())
-    else {
+    let Some(first) = node.field("parameters").and_then(|l| children(l).into_iter().next()) else {
         return Vec::new();
     };
-    let pattern = first.child_by_field_name("pattern").unwrap_or(first);
+    let pattern = first.field("pattern").unwrap_or(first);
     if pattern.kind() != "object_pattern" {
         return Vec::new();
     }
@@ -1012,7 +977,7 @@ fn route_answer(status: Expr, value: Option<Expr>, span: Span) -> Expr {
 
 /// A method with a `@Res()` parameter sends its answer itself; what it returns is not sent.
 fn takes_response(ctx: &Ctx, node: Node) -> bool {
-    let Some(list) = node.child_by_field_name("parameters") else { return false };
+    let Some(list) = node.field("parameters") else { return false };
     children(list).into_iter().any(|p| {
         children(p)
             .into_iter()
@@ -1030,8 +995,7 @@ fn anonymous(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> E
 
 fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
     let span = ctx.span(node);
-    let subject =
-        node.child_by_field_name("value").map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
+    let subject = node.field("value").map(|v| expr(ctx, js, v, facts)).unwrap_or_else(Expr::unknown);
     let mut arms: Vec<Arm> = Vec::new();
     // `switch (true) { case method === 'ping': .. }`: an if-chain over the labels.
     let on_true = matches!(subject, Expr::Bool(true));
@@ -1039,11 +1003,11 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
     // Cases without a body fall through to the next: their labels join it.
     let mut pending: Vec<Pattern> = Vec::new();
     let mut conditions: Vec<Option<Expr>> = Vec::new();
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         for case in children(body) {
             match case.kind() {
                 "switch_case" => {
-                    let label = case.child_by_field_name("value").map(|v| expr(ctx, js, v, facts));
+                    let label = case.field("value").map(|v| expr(ctx, js, v, facts));
                     conditions.push(Some(label.clone().unwrap_or_else(Expr::unknown)));
                     pending.push(label.map(super::case_pattern).unwrap_or(Pattern::Unknown));
                 }
@@ -1054,7 +1018,7 @@ fn switch(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, owner: 
                 _ => continue,
             }
             let mut cursor = case.walk();
-            let stmts: Vec<Node> = case.children_by_field_name("body", &mut cursor).collect();
+            let stmts: Vec<Node> = case.fields("body", &mut cursor).collect();
             if stmts.is_empty() {
                 continue;
             }
@@ -1094,8 +1058,8 @@ fn expr(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
     ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, js, node, facts))
 }
 
-fn sub(ctx: &mut Ctx, js: &mut Js, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
-    node.child_by_field_name(name).map(|n| expr(ctx, js, n, facts)).unwrap_or_else(Expr::unknown)
+fn sub(ctx: &mut Ctx, js: &mut Js, node: Node, name: &'static str, facts: &mut FileFacts) -> Expr {
+    node.field(name).map(|n| expr(ctx, js, n, facts)).unwrap_or_else(Expr::unknown)
 }
 
 fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
@@ -1112,8 +1076,8 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         "number" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "string" => Expr::Str(unquote(ctx.text(node))),
         "regex" => super::regex_literal(
-            node.child_by_field_name("pattern").map(|p| ctx.text(p)).unwrap_or(""),
-            node.child_by_field_name("flags").map(|f| ctx.text(f)).unwrap_or(""),
+            node.field("pattern").map(|p| ctx.text(p)).unwrap_or(""),
+            node.field("flags").map(|f| ctx.text(f)).unwrap_or(""),
         ),
         "template_string" => {
             let subs: Vec<Node> =
@@ -1155,8 +1119,8 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             Expr::Spread(Box::new(inner))
         }
         "member_expression" => {
-            let prop = node.child_by_field_name("property").map(|p| ctx.text(p)).unwrap_or("");
-            let object_node = node.child_by_field_name("object");
+            let prop = node.field("property").map(|p| ctx.text(p)).unwrap_or("");
+            let object_node = node.field("object");
             if prop == "stdin" {
                 ctx.saw_stdin = true;
             }
@@ -1201,7 +1165,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         }
         "subscript_expression" => {
             let collection = sub(ctx, js, node, "object", facts);
-            let index = node.child_by_field_name("index");
+            let index = node.field("index");
             match index {
                 Some(k) if k.kind() == "string" => {
                     let key = unquote(ctx.text(k));
@@ -1223,7 +1187,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
         "new_expression" => new_expression(ctx, js, node, facts),
         "binary_expression" => binary(ctx, js, node, facts),
         "unary_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
             let arg = sub(ctx, js, node, "argument", facts);
             match (op, arg) {
                 ("!", a) => Expr::Not(Box::new(a)),
@@ -1248,8 +1212,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             for p in children(node) {
                 match p.kind() {
                     "pair" => {
-                        let key =
-                            p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+                        let key = p.field("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
                         let value = sub(ctx, js, p, "value", facts);
                         entries.push((key, value));
                     }
@@ -1262,8 +1225,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                         entries.push((name.clone(), Expr::Var(name)));
                     }
                     "method_definition" => {
-                        let key =
-                            p.child_by_field_name("name").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+                        let key = p.field("name").map(|k| unquote(ctx.text(k))).unwrap_or_default();
                         let function = anonymous(ctx, js, p, facts);
                         if let Expr::FnRef(name) = &function {
                             facts.object_members.push((key.clone(), name.clone()));
@@ -1289,8 +1251,7 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
             anonymous(ctx, js, node, facts)
         }
         "assignment_expression" => {
-            let target =
-                node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let target = node.field("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
             let value = sub(ctx, js, node, "right", facts);
             // `module.exports = async (req, res) => ...` (Vercel functions).
             if matches!(target.as_str(), "module.exports" | "exports.handler" | "module.exports.handler") {
@@ -1308,8 +1269,8 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
 }
 
 fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
-    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
-    let left_node = node.child_by_field_name("left");
+    let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let left_node = node.field("left");
     let left = sub(ctx, js, node, "left", facts);
     let right = sub(ctx, js, node, "right", facts);
     match op {
@@ -1336,10 +1297,7 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
                 // reads as undefined): a notification's missing id is not `=== null`.
                 (x, Expr::Null) | (Expr::Null, x)
                     if op.len() == 3
-                        && [left_node, node.child_by_field_name("right")]
-                            .iter()
-                            .flatten()
-                            .any(|n| n.kind() == "null") =>
+                        && [left_node, node.field("right")].iter().flatten().any(|n| n.kind() == "null") =>
                 {
                     Expr::IsA { value: Box::new(x.clone()), class: super::STRICT_NULL.into() }
                 }
@@ -1361,13 +1319,12 @@ fn binary(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr
 
 fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(func) = node.child_by_field_name("function") else { return Expr::unknown() };
-    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let Some(func) = node.field("function") else { return Expr::unknown() };
+    let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     let callee = ctx.text(func).to_string();
     let last = super::last_segment(&callee).to_string();
     let first_str = arg_nodes.first().filter(|a| a.kind() == "string").map(|a| unquote(ctx.text(*a)));
-    let receiver_node =
-        (func.kind() == "member_expression").then(|| func.child_by_field_name("object")).flatten();
+    let receiver_node = (func.kind() == "member_expression").then(|| func.field("object")).flatten();
     let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
 
     // Elysia's `status(202)`, `status(400, body)` taken from the handler's context.
@@ -1423,10 +1380,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         && config.kind() == "object"
     {
         let pairs: Vec<Node> = children(*config).into_iter().filter(|p| p.kind() == "pair").collect();
-        let key = |p: &Node| p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+        let key = |p: &Node| p.field("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
         let has_path = pairs.iter().any(|p| matches!(key(p).as_str(), "path" | "url"));
-        if let Some(handler) =
-            pairs.iter().find(|p| key(p) == "handler").and_then(|p| p.child_by_field_name("value"))
+        if let Some(handler) = pairs.iter().find(|p| key(p) == "handler").and_then(|p| p.field("value"))
             && has_path
         {
             let name = callable_name(ctx, js, handler, facts);
@@ -1441,12 +1397,10 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         && config.kind() == "object"
     {
         let pairs: Vec<Node> = children(*config).into_iter().filter(|p| p.kind() == "pair").collect();
-        let key = |p: &Node| p.child_by_field_name("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
+        let key = |p: &Node| p.field("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
         if !pairs.is_empty() && pairs.iter().all(|p| crate::model::HTTP_VERBS.contains(&key(p).as_str())) {
             let mut handlers = Vec::new();
-            for value in
-                pairs.iter().filter(|p| key(p) == "POST").filter_map(|p| p.child_by_field_name("value"))
-            {
+            for value in pairs.iter().filter(|p| key(p) == "POST").filter_map(|p| p.field("value")) {
                 let items = if value.kind() == "array" { children(value) } else { vec![value] };
                 handlers.extend(
                     items.into_iter().filter(|i| i.kind() == "identifier").map(|i| ctx.text(i).to_string()),
@@ -1464,8 +1418,8 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         && let [config, handler] = arg_nodes.as_slice()
         && config.kind() == "object"
         && children(*config).into_iter().filter(|p| p.kind() == "pair").any(|p| {
-            p.child_by_field_name("key").is_some_and(|k| unquote(ctx.text(k)) == "path")
-                && p.child_by_field_name("value").is_some_and(|v| unquote(ctx.text(v)).starts_with('/'))
+            p.field("key").is_some_and(|k| unquote(ctx.text(k)) == "path")
+                && p.field("value").is_some_and(|v| unquote(ctx.text(v)).starts_with('/'))
         })
     {
         let name = callable_name(ctx, js, *handler, facts);
@@ -1706,21 +1660,20 @@ fn http_answer(
     // A chained status: `res.status(202).send()` / `reply.code(202).send()`, and
     // node:http's `res.writeHead(202).end()` (writeHead returns the response).
     // Header setters between return the response (`res.status(401).set(h, v).json(x)`).
-    let mut chained = func.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+    let mut chained = func.field("object").filter(|o| o.kind() == "call_expression");
     while let Some(c) = chained
-        && let Some(f) = c.child_by_field_name("function")
-        && f.child_by_field_name("property")
-            .is_some_and(|p| frameworks::CHAINED_SETTERS.contains(&ctx.text(p)))
+        && let Some(f) = c.field("function")
+        && f.field("property").is_some_and(|p| frameworks::CHAINED_SETTERS.contains(&ctx.text(p)))
     {
-        chained = f.child_by_field_name("object").filter(|o| o.kind() == "call_expression");
+        chained = f.field("object").filter(|o| o.kind() == "call_expression");
     }
     let chained_status = chained.and_then(|c| {
-        let f = c.child_by_field_name("function")?;
-        let name = f.child_by_field_name("property").map(|p| ctx.text(p))?;
+        let f = c.field("function")?;
+        let name = f.field("property").map(|p| ctx.text(p))?;
         if !frameworks::STATUS_SETTERS.contains(&name) && name != "writeHead" {
             return None;
         }
-        let a = c.child_by_field_name("arguments").and_then(|a| a.named_child(0))?;
+        let a = c.field("arguments").and_then(|a| a.named_child(0))?;
         Some(expr(ctx, js, a, facts))
     });
     // The status may be a variable or a helper's parameter: it is evaluated.
@@ -1754,8 +1707,8 @@ fn http_answer(
 
 fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let ctor = node.child_by_field_name("constructor").map(|c| ctx.text(c).to_string()).unwrap_or_default();
-    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let ctor = node.field("constructor").map(|c| ctx.text(c).to_string()).unwrap_or_default();
+    let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     if crate::lower::SDK_SERVER_CALLS.contains(&super::last_segment(&ctor)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }

@@ -4,6 +4,7 @@ pub(super) mod frameworks;
 
 use super::{Ctx, call, field, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -14,7 +15,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         for c in children(n) {
             match c.kind() {
                 "function_definition" => {
-                    if let Some(name) = c.child_by_field_name("name") {
+                    if let Some(name) = c.field("name") {
                         ctx.own_names.push(ctx.text(name).to_string());
                     }
                 }
@@ -73,11 +74,11 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
     let span = ctx.span(node);
     match node.kind() {
         "function_definition" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
             function(ctx, node, facts, name, None);
         }
         "class_declaration" | "trait_declaration" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            let name = node.field("name").map(|n| ctx.text(n).to_string());
             if let Some(class) = &name {
                 class_def(ctx, node, class, facts);
                 configured_constructor(ctx, node, class, facts);
@@ -85,14 +86,11 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             }
             let members = stdin_members(ctx, node);
             let outer_stdin = std::mem::replace(&mut ctx.stdin_members, members);
-            if let Some(decls) = node.child_by_field_name("body") {
+            if let Some(decls) = node.field("body") {
                 for d in children(decls) {
                     match d.kind() {
                         "method_declaration" => {
-                            let m = d
-                                .child_by_field_name("name")
-                                .map(|n| ctx.text(n).to_string())
-                                .unwrap_or_default();
+                            let m = d.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
                             function(ctx, d, facts, m, name.as_deref());
                         }
                         "const_declaration" => {
@@ -125,15 +123,13 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         // `enum Method: string { case PING = 'ping'; }`: each case a class constant,
         // and the values together for `Method::tryFrom($name)`.
         "enum_declaration" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
             ctx.own_names.push(name.clone());
             let mut values = Vec::new();
-            for case in node.child_by_field_name("body").map(children).unwrap_or_default() {
+            for case in node.field("body").map(children).unwrap_or_default() {
                 match case.kind() {
                     "enum_case" => {
-                        let (Some(n), Some(v)) =
-                            (case.child_by_field_name("name"), case.child_by_field_name("value"))
-                        else {
+                        let (Some(n), Some(v)) = (case.field("name"), case.field("value")) else {
                             continue;
                         };
                         let value = expr(ctx, v, facts);
@@ -141,10 +137,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                         out.push(Stmt::Assign { target: format!("{name}.{}", ctx.text(n)), value, span });
                     }
                     "method_declaration" => {
-                        let m = case
-                            .child_by_field_name("name")
-                            .map(|n| ctx.text(n).to_string())
-                            .unwrap_or_default();
+                        let m = case.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
                         function(ctx, case, facts, m, Some(&name));
                     }
                     _ => {}
@@ -157,12 +150,12 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             });
         }
         "namespace_definition" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
             if let Some(sdk) = ctx.sdk(Language::Php, &name) {
                 // The SDK's own code, vendored into the repository.
                 facts.sdk_library = Some(sdk);
             }
-            if let Some(b) = node.child_by_field_name("body") {
+            if let Some(b) = node.field("body") {
                 statements(ctx, b, facts, owner, out);
             }
         }
@@ -227,10 +220,9 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             if let Some(e) = node.named_child(0) {
                 // `define('TOOLS', [...]);`: the same constant, defined by a call.
                 if e.kind() == "function_call_expression"
-                    && e.child_by_field_name("function")
-                        .is_some_and(|f| ctx.text(f).eq_ignore_ascii_case("define"))
+                    && e.field("function").is_some_and(|f| ctx.text(f).eq_ignore_ascii_case("define"))
                     && let [Expr::Str(name), value, ..] =
-                        arguments(ctx, e.child_by_field_name("arguments"), facts).as_slice()
+                        arguments(ctx, e.field("arguments"), facts).as_slice()
                 {
                     out.push(Stmt::Assign { target: name.clone(), value: value.clone(), span });
                     return;
@@ -265,7 +257,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                 Some(v) => vec![target_name(ctx, *v)],
                 None => Vec::new(),
             };
-            let b = body(ctx, node.child_by_field_name("body"), facts, owner);
+            let b = body(ctx, node.field("body"), facts, owner);
             out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body: b }));
         }
         "while_statement" | "for_statement" | "do_statement" => {
@@ -273,11 +265,11 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             if let Some(first) = node.named_child(0).filter(|c| c.kind() != "compound_statement") {
                 b.push(Stmt::Expr(expr(ctx, first, facts)));
             }
-            b.extend(body(ctx, node.child_by_field_name("body"), facts, owner));
+            b.extend(body(ctx, node.field("body"), facts, owner));
             out.push(Stmt::Expr(Expr::Loop { body: b }));
         }
         "try_statement" => {
-            let b = body(ctx, node.child_by_field_name("body"), facts, owner);
+            let b = body(ctx, node.field("body"), facts, owner);
             let clauses: Vec<super::CatchClause> = children(node)
                 .into_iter()
                 .filter(|c| c.kind() == "catch_clause")
@@ -285,7 +277,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                     // `catch (JsonException | ValueError $e)`: the classes by their last
                     // segment; `Throwable` catches everything.
                     let mut classes: Vec<String> = c
-                        .child_by_field_name("type")
+                        .field("type")
                         .map(|t| {
                             let names = if t.kind() == "type_list" { children(t) } else { vec![t] };
                             names.into_iter().map(|n| php_class(ctx.text(n))).collect()
@@ -296,8 +288,8 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
                     }
                     super::CatchClause {
                         classes,
-                        binding: c.child_by_field_name("name").map(|n| var_name(ctx, n)),
-                        body: body(ctx, c.child_by_field_name("body"), facts, owner),
+                        binding: c.field("name").map(|n| var_name(ctx, n)),
+                        body: body(ctx, c.field("body"), facts, owner),
                         span: ctx.span(c),
                     }
                 })
@@ -305,7 +297,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let (binding, handler) = super::catch_chain(clauses);
             out.push(Stmt::Expr(Expr::Try { body: b, handler, binding }));
             if let Some(fin) = children(node).into_iter().find(|c| c.kind() == "finally_clause") {
-                out.extend(body(ctx, fin.child_by_field_name("body"), facts, owner));
+                out.extend(body(ctx, fin.field("body"), facts, owner));
             }
         }
         "compound_statement" => statements(ctx, node, facts, owner, out),
@@ -350,7 +342,7 @@ fn excludes_null(ctx: &Ctx, param: Node) -> bool {
     if param.kind() != "simple_parameter" {
         return false;
     }
-    let Some(ty) = param.child_by_field_name("type") else { return false };
+    let Some(ty) = param.field("type") else { return false };
     let text = ctx.text(ty).to_ascii_lowercase();
     !(text.starts_with('?') || text.contains("null") || text.contains("mixed") || text.contains('|'))
 }
@@ -363,20 +355,20 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
     // `public function __construct(private int $code, ..)`: each promoted parameter is
     // assigned to its property before the body runs.
     let mut promoted = Vec::new();
-    for p in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+    for p in node.field("parameters").map(children).unwrap_or_default() {
         if p.kind() == "property_promotion_parameter"
-            && let Some(n) = p.child_by_field_name("name")
+            && let Some(n) = p.field("name")
         {
             promoted.push(var_name(ctx, n));
         }
         // A parameter typed as a framework's HTTP request makes the function a handler.
-        let ty = p.child_by_field_name("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
+        let ty = p.field("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
         let ty = ty.rsplit('\\').next().unwrap_or(ty);
         let request = frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
         http_route |= request;
         let class = ctx.aliases.iter().find(|(local, _)| local == ty).map_or(ty, |(_, own)| own.as_str());
         let response = frameworks::RESPONSE_PARAM_TYPES.contains(&class);
-        let Some(name) = p.child_by_field_name("name").map(|n| var_name(ctx, n)) else { continue };
+        let Some(name) = p.field("name").map(|n| var_name(ctx, n)) else { continue };
         if request {
             request_params.push(name.clone());
         } else if response {
@@ -384,7 +376,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         } else if ty.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains(['|', '&']) {
             params.types.push((name.clone(), ty.to_string()));
         }
-        if let Some(default) = p.child_by_field_name("default_value") {
+        if let Some(default) = p.field("default_value") {
             params.defaults.push((name.clone(), expr(ctx, default, facts)));
         } else if excludes_null(ctx, p) {
             params.non_null.push(name.clone());
@@ -396,7 +388,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         }
         params.names.push(name);
     }
-    let b = node.child_by_field_name("body");
+    let b = node.field("body");
     let outer_http = std::mem::take(&mut ctx.saw_http);
     super::push_function(
         ctx,
@@ -451,7 +443,7 @@ fn stdin_members(ctx: &Ctx, class: Node) -> Vec<String> {
     let mut stack = vec![class];
     while let Some(n) = stack.pop() {
         if n.kind() == "assignment_expression"
-            && let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right"))
+            && let (Some(left), Some(right)) = (n.field("left"), n.field("right"))
         {
             assignments.push((ctx.text(left), ctx.text(right)));
         }
@@ -486,13 +478,13 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         .map(|b| php_class(ctx.text(b)))
         .collect();
     let mut fields = Vec::new();
-    for d in node.child_by_field_name("body").map(children).unwrap_or_default() {
+    for d in node.field("body").map(children).unwrap_or_default() {
         match d.kind() {
             "property_declaration" => {
                 for el in children(d).into_iter().filter(|c| c.kind() == "property_element") {
                     let kids = children(el);
                     let Some(var) = kids.first() else { continue };
-                    let default = el.child_by_field_name("default_value").or_else(|| kids.get(1).copied());
+                    let default = el.field("default_value").or_else(|| kids.get(1).copied());
                     let default =
                         default.filter(|v| v.kind() != "variable_name").map(|v| expr(ctx, v, facts));
                     fields.push((var_name(ctx, *var), default));
@@ -501,12 +493,10 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
                     }
                 }
             }
-            "method_declaration"
-                if d.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "__construct") =>
-            {
-                for p in d.child_by_field_name("parameters").map(children).unwrap_or_default() {
+            "method_declaration" if d.field("name").is_some_and(|n| ctx.text(n) == "__construct") => {
+                for p in d.field("parameters").map(children).unwrap_or_default() {
                     if p.kind() == "property_promotion_parameter"
-                        && let Some(n) = p.child_by_field_name("name")
+                        && let Some(n) = p.field("name")
                     {
                         fields.push((var_name(ctx, n), None));
                         if let Some(class) = declared_type(ctx, p) {
@@ -545,12 +535,12 @@ fn configured_constructor(ctx: &mut Ctx, node: Node, class: &str, facts: &mut Fi
         .or_else(|| ctx.configured_bases.iter().find(|(local, _)| *local == base).map(|(_, hook)| *hook));
     let Some(hook) = hook else { return };
     let methods: Vec<String> = node
-        .child_by_field_name("body")
+        .field("body")
         .map(children)
         .unwrap_or_default()
         .into_iter()
         .filter(|d| d.kind() == "method_declaration")
-        .filter_map(|d| d.child_by_field_name("name").map(|n| ctx.text(n).to_string()))
+        .filter_map(|d| d.field("name").map(|n| ctx.text(n).to_string()))
         .collect();
     if methods.iter().any(|m| m == "__construct") {
         return;
@@ -594,7 +584,7 @@ fn configured_constructor(ctx: &mut Ctx, node: Node, class: &str, facts: &mut Fi
 
 /// The class a property or promoted parameter is declared with (`private ?Handler $h`).
 fn declared_type(ctx: &Ctx, node: Node) -> Option<String> {
-    let ty = node.child_by_field_name("type").or_else(|| {
+    let ty = node.field("type").or_else(|| {
         children(node).into_iter().find(|c| matches!(c.kind(), "named_type" | "optional_type" | "union_type"))
     })?;
     super::type_class(ctx.text(ty))
@@ -602,7 +592,7 @@ fn declared_type(ctx: &Ctx, node: Node) -> Option<String> {
 
 /// `#[Route('/mcp', methods: ['POST'])]` on a controller method.
 fn mounted_by_attribute(ctx: &Ctx, node: Node) -> bool {
-    let Some(list) = node.child_by_field_name("attributes") else { return false };
+    let Some(list) = node.field("attributes") else { return false };
     let mut stack = vec![list];
     while let Some(n) = stack.pop() {
         if n.kind() == "attribute"
@@ -632,7 +622,7 @@ fn route_handler(
         return None;
     }
     let args: Vec<Node> = node
-        .child_by_field_name("arguments")
+        .field("arguments")
         .map(children)
         .unwrap_or_default()
         .into_iter()
@@ -694,7 +684,7 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
     // `$buffer .= $line`, `$count += 1`: the variable becomes a value made of what it
     // held and the right side (the scan keeps both parts, as for `$a . $b`).
     if e.kind() == "augmented_assignment_expression"
-        && let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
+        && let (Some(left), Some(right)) = (e.field("left"), e.field("right"))
     {
         let target = target_name(ctx, left);
         let value = Expr::opaque(vec![Expr::Var(target.clone()), expr(ctx, right, facts)]);
@@ -702,8 +692,7 @@ fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut
         return;
     }
     if e.kind() == "assignment_expression" {
-        let (Some(left), Some(right)) = (e.child_by_field_name("left"), e.child_by_field_name("right"))
-        else {
+        let (Some(left), Some(right)) = (e.field("left"), e.field("right")) else {
             return;
         };
         if left.kind() == "list_literal" {
@@ -817,11 +806,10 @@ fn target_name(ctx: &Ctx, node: Node) -> String {
 
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
     let span = ctx.span(node);
-    let cond =
-        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
-    let then = body(ctx, node.child_by_field_name("body"), facts, owner);
+    let cond = node.field("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let then = body(ctx, node.field("body"), facts, owner);
     let mut cursor = node.walk();
-    let alts: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+    let alts: Vec<Node> = node.fields("alternative", &mut cursor).collect();
     let otherwise = else_chain(ctx, &alts, facts, owner);
     Expr::If { cond: Box::new(cond), then, otherwise, span }
 }
@@ -830,26 +818,22 @@ fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option
     let Some((first, rest)) = alts.split_first() else { return Vec::new() };
     match first.kind() {
         "else_if_clause" => {
-            let cond = first
-                .child_by_field_name("condition")
-                .map(|c| expr(ctx, c, facts))
-                .unwrap_or_else(Expr::unknown);
-            let then = body(ctx, first.child_by_field_name("body"), facts, owner);
+            let cond = first.field("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+            let then = body(ctx, first.field("body"), facts, owner);
             let otherwise = else_chain(ctx, rest, facts, owner);
             vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(*first) })]
         }
-        _ => body(ctx, first.child_by_field_name("body"), facts, owner),
+        _ => body(ctx, first.field("body"), facts, owner),
     }
 }
 
 fn switch(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
     let span = ctx.span(node);
-    let subject =
-        node.child_by_field_name("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
+    let subject = node.field("condition").map(|c| expr(ctx, c, facts)).unwrap_or_else(Expr::unknown);
     let mut arms = Vec::new();
     let mut pending = Vec::new();
-    for case in node.child_by_field_name("body").map(children).unwrap_or_default() {
-        let value = case.child_by_field_name("value");
+    for case in node.field("body").map(children).unwrap_or_default() {
+        let value = case.field("value");
         match case.kind() {
             "case_statement" => pending
                 .push(value.map(|v| super::case_pattern(expr(ctx, v, facts))).unwrap_or(Pattern::Unknown)),
@@ -876,12 +860,12 @@ fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
-fn sub(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) -> Expr {
-    node.child_by_field_name(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+fn sub(ctx: &mut Ctx, node: Node, name: &'static str, facts: &mut FileFacts) -> Expr {
+    node.field(name).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
 }
 
 fn args_of(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Vec<Expr> {
-    arguments(ctx, node.child_by_field_name("arguments"), facts)
+    arguments(ctx, node.field("arguments"), facts)
 }
 
 /// The arguments of an `arguments` node, named ones as [`Expr::Named`].
@@ -891,7 +875,7 @@ fn arguments(ctx: &mut Ctx, list: Option<Node>, facts: &mut FileFacts) -> Vec<Ex
         .into_iter()
         .map(|a| {
             // `new Reply(id: $id, error: null)`: a named argument binds by name.
-            let name = a.child_by_field_name("name");
+            let name = a.field("name");
             let value = children(a).into_iter().rfind(|c| Some(*c) != name);
             let value = match value {
                 // `build(...$parts)`: the array's items, position by position.
@@ -954,11 +938,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             }
         }
         "member_access_expression" | "nullsafe_member_access_expression" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+            let name = node.field("name").map(|n| ctx.text(n)).unwrap_or("");
             // `$this->protocol_version` is the object's own property, never the message's field.
-            let own = node.child_by_field_name("object").is_some_and(|o| ctx.text(o) == "$this");
+            let own = node.field("object").is_some_and(|o| ctx.text(o) == "$this");
             if let Some(f) = message_field(name).filter(|_| !own) {
-                let object = node.child_by_field_name("object").map(|o| expr(ctx, o, facts));
+                let object = node.field("object").map(|o| expr(ctx, o, facts));
                 return field(object, f);
             }
             Expr::Var(target_name(ctx, node))
@@ -973,10 +957,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "function_call_expression" => function_call(ctx, node, facts),
         "object_creation_expression" => new_object(ctx, node, facts),
         "cast_expression" => {
-            let ty = node
-                .child_by_field_name("type")
-                .map(|t| ctx.text(t).to_ascii_lowercase())
-                .unwrap_or_default();
+            let ty = node.field("type").map(|t| ctx.text(t).to_ascii_lowercase()).unwrap_or_default();
             let value = sub(ctx, node, "value", facts);
             if ty == "object" { object_cast(value, ctx.span(node)) } else { value }
         }
@@ -988,7 +969,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "binary_expression" => binary(ctx, node, facts),
         "unary_op_expression" => {
-            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
             let arg = sub(ctx, node, "argument", facts);
             match (op, arg) {
                 ("!", a) => Expr::Not(Box::new(a)),
@@ -998,8 +979,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "conditional_expression" => {
             let cond = sub(ctx, node, "condition", facts);
-            let then =
-                node.child_by_field_name("body").map(|b| expr(ctx, b, facts)).unwrap_or_else(|| cond.clone());
+            let then = node.field("body").map(|b| expr(ctx, b, facts)).unwrap_or_else(|| cond.clone());
             let otherwise = sub(ctx, node, "alternative", facts);
             Expr::If {
                 cond: Box::new(cond),
@@ -1013,7 +993,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             anonymous(ctx, node, facts)
         }
         "assignment_expression" => {
-            let target = node.child_by_field_name("left").map(|l| target_name(ctx, l)).unwrap_or_default();
+            let target = node.field("left").map(|l| target_name(ctx, l)).unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
             // The expression's value is what was assigned: `null === $m = Enum::tryFrom($x)`.
             let assigned = Expr::Var(target.clone());
@@ -1087,8 +1067,7 @@ fn object_cast(value: Expr, span: crate::model::Span) -> Expr {
 }
 
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
-    let op =
-        node.child_by_field_name("operator").map(|o| ctx.text(o).to_ascii_lowercase()).unwrap_or_default();
+    let op = node.field("operator").map(|o| ctx.text(o).to_ascii_lowercase()).unwrap_or_default();
     let left = sub(ctx, node, "left", facts);
     let right = sub(ctx, node, "right", facts);
     match op.as_str() {
@@ -1113,8 +1092,7 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if negated { Expr::Not(Box::new(test)) } else { test }
         }
         "instanceof" => {
-            let class =
-                node.child_by_field_name("right").map(|r| ctx.text(r).replace('\\', ".")).unwrap_or_default();
+            let class = node.field("right").map(|r| ctx.text(r).replace('\\', ".")).unwrap_or_default();
             Expr::IsA { value: Box::new(left), class }
         }
         "&&" | "and" => Expr::And(Box::new(left), Box::new(right)),
@@ -1132,14 +1110,11 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let on_true = matches!(subject, Expr::Bool(true));
     let mut arms = Vec::new();
     let mut chain = Vec::new();
-    for arm in node.child_by_field_name("body").map(children).unwrap_or_default() {
-        let value = arm
-            .child_by_field_name("return_expression")
-            .map(|r| expr(ctx, r, facts))
-            .unwrap_or_else(Expr::unknown);
+    for arm in node.field("body").map(children).unwrap_or_default() {
+        let value = arm.field("return_expression").map(|r| expr(ctx, r, facts)).unwrap_or_else(Expr::unknown);
         let conditions: Option<Vec<Expr>> = match arm.kind() {
             "match_conditional_expression" => Some(
-                arm.child_by_field_name("conditional_expressions")
+                arm.field("conditional_expressions")
                     .map(children)
                     .unwrap_or_default()
                     .into_iter()
@@ -1170,8 +1145,8 @@ fn match_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-    let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("scope"));
+    let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let object = node.field("object").or_else(|| node.field("scope"));
     let object_text = object.map(|o| ctx.text(o)).unwrap_or("");
     let args = args_of(ctx, node, facts);
     // Laravel's `Str::startsWith($method, 'notifications/')`: a prefix test.
@@ -1290,11 +1265,11 @@ fn response_method(
     // The variable the chain starts from: `$response` in `$response->withHeader(..)`.
     let mut root = object;
     while root.kind() == "member_call_expression" {
-        let inner = root.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+        let inner = root.field("name").map(|n| ctx.text(n)).unwrap_or("");
         if !(frameworks::RESPONSE_KEEPING.contains(&inner) || matches!(inner, "withStatus" | "getBody")) {
             return None;
         }
-        root = root.child_by_field_name("object")?;
+        root = root.field("object")?;
     }
     let var = (root.kind() == "variable_name").then(|| var_name(ctx, root))?;
     if !ctx.http_writers.contains(&var) {
@@ -1342,11 +1317,9 @@ const OUTPUT_BUFFER: &str = "mcp-conform/output-buffer";
 
 fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let name = node
-        .child_by_field_name("function")
-        .map(|f| ctx.text(f).trim_start_matches('\\').to_string())
-        .unwrap_or_default();
-    let arg_nodes: Vec<Node> = node.child_by_field_name("arguments").map(children).unwrap_or_default();
+    let name =
+        node.field("function").map(|f| ctx.text(f).trim_start_matches('\\').to_string()).unwrap_or_default();
+    let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     let raw_args: Vec<&str> = arg_nodes.iter().map(|a| ctx.text(*a)).collect();
     if raw_args.iter().any(|a| a.contains("php://input")) {
         ctx.saw_http = true;
@@ -1394,9 +1367,7 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if name == "array_is_list" && args.len() == 1 && !ctx.own_names.contains(&name) {
         return super::is_kind(args.into_iter().next().expect("one argument"), "list", span);
     }
-    if let Some(f) =
-        node.child_by_field_name("function").filter(|f| !matches!(f.kind(), "name" | "qualified_name"))
-    {
+    if let Some(f) = node.field("function").filter(|f| !matches!(f.kind(), "name" | "qualified_name")) {
         // `$handlers[$method]($params)`: call whatever the expression yields.
         let target = expr(ctx, f, facts);
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
@@ -1624,10 +1595,8 @@ fn serves_empty_bodies(ctx: &Ctx, root: Node) -> bool {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.kind() == "function_call_expression"
-            && n.child_by_field_name("function")
-                .is_some_and(|f| matches!(ctx.text(f), "add_filter" | "add_action"))
-            && n.child_by_field_name("arguments")
-                .is_some_and(|a| ctx.text(a).contains("rest_pre_serve_request"))
+            && n.field("function").is_some_and(|f| matches!(ctx.text(f), "add_filter" | "add_action"))
+            && n.field("arguments").is_some_and(|a| ctx.text(a).contains("rest_pre_serve_request"))
         {
             return true;
         }

@@ -2,6 +2,7 @@
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, Registration, SdkImport, Stmt};
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 pub(super) mod frameworks;
@@ -16,12 +17,12 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     // `make_response(id, result)` is not Flask's.
     for child in children(root) {
         let def = match child.kind() {
-            "decorated_definition" => child.child_by_field_name("definition"),
+            "decorated_definition" => child.field("definition"),
             _ => Some(child),
         };
         if let Some(name) = def
             .filter(|d| matches!(d.kind(), "class_definition" | "function_definition"))
-            .and_then(|d| d.child_by_field_name("name"))
+            .and_then(|d| d.field("name"))
         {
             let name = ctx.text(name).to_string();
             ctx.own_names.push(name);
@@ -67,27 +68,27 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             }
         }
         "class_definition" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+            let name = node.field("name").map(|n| ctx.text(n).to_string());
             if let Some(class) = &name {
                 class_def(ctx, node, class, facts);
             }
-            let methods = node
-                .child_by_field_name("body")
-                .map(children)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|d| {
-                    if d.kind() == "decorated_definition" {
-                        d.child_by_field_name("definition").unwrap_or(d)
-                    } else {
-                        d
-                    }
-                })
-                .filter(|d| d.kind() == "function_definition")
-                .filter_map(|d| d.child_by_field_name("name").map(|n| ctx.text(n).to_string()))
-                .collect();
+            let methods =
+                node.field("body")
+                    .map(children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| {
+                        if d.kind() == "decorated_definition" {
+                            d.field("definition").unwrap_or(d)
+                        } else {
+                            d
+                        }
+                    })
+                    .filter(|d| d.kind() == "function_definition")
+                    .filter_map(|d| d.field("name").map(|n| ctx.text(n).to_string()))
+                    .collect();
             let outer = std::mem::replace(&mut ctx.class_methods, methods);
-            let body = block_of(ctx, node.child_by_field_name("body"), facts, name.as_deref());
+            let body = block_of(ctx, node.field("body"), facts, name.as_deref());
             ctx.class_methods = outer;
             // Class-level assignments (handler tables, constants) behave like module
             // globals, under their own name and as `Class.NAME`.
@@ -123,30 +124,29 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         "if_statement" => out.push(Stmt::Expr(if_statement(ctx, node, facts, owner))),
         "match_statement" => out.push(Stmt::Expr(match_statement(ctx, node, facts, owner))),
         "for_statement" => {
-            let targets = node.child_by_field_name("left").map(|l| loop_targets(ctx, l)).unwrap_or_default();
-            let iterable =
-                node.child_by_field_name("right").map(|r| expr(ctx, r)).unwrap_or_else(Expr::unknown);
-            let body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
+            let targets = node.field("left").map(|l| loop_targets(ctx, l)).unwrap_or_default();
+            let iterable = node.field("right").map(|r| expr(ctx, r)).unwrap_or_else(Expr::unknown);
+            let body = block_of(ctx, node.field("body"), facts, owner);
             out.push(Stmt::Expr(Expr::ForEach { targets, iterable: Box::new(iterable), body }));
         }
         "while_statement" => {
             let mut body = Vec::new();
-            if let Some(cond) = node.child_by_field_name("condition") {
+            if let Some(cond) = node.field("condition") {
                 body.push(Stmt::Expr(expr(ctx, cond)));
             }
-            body.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
+            body.extend(block_of(ctx, node.field("body"), facts, owner));
             out.push(Stmt::Expr(Expr::Loop { body }));
         }
         "try_statement" => try_statement(ctx, node, facts, owner, out),
         "with_statement" => {
             for item in children(node).into_iter().filter(|c| c.kind() == "with_clause") {
                 for wi in children(item) {
-                    if let Some(v) = wi.child_by_field_name("value") {
+                    if let Some(v) = wi.field("value") {
                         out.push(Stmt::Expr(expr(ctx, v)));
                     }
                 }
             }
-            out.extend(block_of(ctx, node.child_by_field_name("body"), facts, owner));
+            out.extend(block_of(ctx, node.field("body"), facts, owner));
         }
         "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
         "import_statement" | "import_from_statement" => {
@@ -160,15 +160,15 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
 
 fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
     let modules: Vec<Node> = match node.kind() {
-        "import_from_statement" => node.child_by_field_name("module_name").into_iter().collect(),
+        "import_from_statement" => node.field("module_name").into_iter().collect(),
         _ => {
             let mut cursor = node.walk();
-            node.children_by_field_name("name", &mut cursor).collect()
+            node.fields("name", &mut cursor).collect()
         }
     };
     for m in modules {
         let name = match m.kind() {
-            "aliased_import" => m.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or(""),
+            "aliased_import" => m.field("name").map(|n| ctx.text(n)).unwrap_or(""),
             _ => ctx.text(m),
         };
         note_request_imports(ctx, node, name, facts);
@@ -186,7 +186,7 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             // name, so that `atexit.register(f)` is the module's function, not a
             // method of the code's that shares its name.
             let local = match m.kind() {
-                "aliased_import" => m.child_by_field_name("alias").map(|a| ctx.text(a)).unwrap_or(""),
+                "aliased_import" => m.field("alias").map(|a| ctx.text(a)).unwrap_or(""),
                 _ => name.split('.').next().unwrap_or(name),
             };
             let package = match m.kind() {
@@ -220,9 +220,9 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
 /// The local names a `from .. import a, b as c` binds (`a`, `c`).
 fn imported_names(ctx: &Ctx, node: Node) -> Vec<String> {
     let mut cursor = node.walk();
-    node.children_by_field_name("name", &mut cursor)
+    node.fields("name", &mut cursor)
         .filter_map(|imported| match imported.kind() {
-            "aliased_import" => imported.child_by_field_name("alias"),
+            "aliased_import" => imported.field("alias"),
             _ => Some(imported),
         })
         .map(|local| ctx.text(local).to_string())
@@ -237,17 +237,17 @@ const STATUS_MODULES: &[&str] =
 /// `from http.client import ACCEPTED, OK as HTTP_OK`: each imported status name is
 /// bound to its code, as the module defines it.
 fn status_imports(ctx: &Ctx, node: Node) -> Vec<Stmt> {
-    let module = node.child_by_field_name("module_name").map(|m| ctx.text(m)).unwrap_or("");
+    let module = node.field("module_name").map(|m| ctx.text(m)).unwrap_or("");
     if node.kind() != "import_from_statement" || !STATUS_MODULES.contains(&module) {
         return Vec::new();
     }
     let mut cursor = node.walk();
-    let imported: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+    let imported: Vec<Node> = node.fields("name", &mut cursor).collect();
     imported
         .into_iter()
         .filter_map(|n| {
             let (name, local) = match n.kind() {
-                "aliased_import" => (n.child_by_field_name("name")?, n.child_by_field_name("alias")?),
+                "aliased_import" => (n.field("name")?, n.field("alias")?),
                 _ => (n, n),
             };
             let code = status_code_name(ctx.text(name))?;
@@ -306,9 +306,9 @@ fn note_request_imports(ctx: &mut Ctx, node: Node, module: &str, facts: &mut Fil
         return;
     }
     let mut cursor = node.walk();
-    for imported in node.children_by_field_name("name", &mut cursor) {
+    for imported in node.fields("name", &mut cursor) {
         let (name, local) = match imported.kind() {
-            "aliased_import" => (imported.child_by_field_name("name"), imported.child_by_field_name("alias")),
+            "aliased_import" => (imported.field("name"), imported.field("alias")),
             _ => (Some(imported), Some(imported)),
         };
         let (Some(name), Some(local)) = (name, local) else { continue };
@@ -399,19 +399,17 @@ fn annotated_request(ctx: &Ctx, annotation: &str) -> bool {
 fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
     match node.kind() {
         "assignment" | "augmented_assignment" => {
-            let (Some(left), Some(right)) =
-                (node.child_by_field_name("left"), node.child_by_field_name("right"))
-            else {
+            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                 return;
             };
             let span = ctx.span(node);
             let target = ctx.text(left).to_string();
             if left.kind() == "subscript" {
                 // `handlers["tools/list"] = on_list` registers a handler.
-                if let Some(key) = left.child_by_field_name("subscript").filter(|k| k.kind() == "string") {
+                if let Some(key) = left.field("subscript").filter(|k| k.kind() == "string") {
                     let method = unquote(ctx.text(key));
                     if crate::model::is_mcp_method(&method) {
-                        let registry = left.child_by_field_name("value").map(|v| ctx.text(v)).unwrap_or("");
+                        let registry = left.field("value").map(|v| ctx.text(v)).unwrap_or("");
                         facts.registrations.push(Registration {
                             registry: registry.to_string(),
                             method,
@@ -453,10 +451,8 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             }
             // `reply["result"] = value` writes a member of the object a name holds.
             let member = left.kind() == "subscript"
-                && left.child_by_field_name("subscript").is_some_and(|k| k.kind() == "string")
-                && left
-                    .child_by_field_name("value")
-                    .is_some_and(|v| matches!(v.kind(), "identifier" | "subscript"));
+                && left.field("subscript").is_some_and(|k| k.kind() == "string")
+                && left.field("value").is_some_and(|v| matches!(v.kind(), "identifier" | "subscript"));
             if matches!(left.kind(), "pattern_list" | "tuple_pattern" | "list_pattern") {
                 // `result, error = dispatch(...)`: each name takes its element of the tuple.
                 let targets = children(left).into_iter().map(|c| ctx.text(c).to_string()).collect();
@@ -464,8 +460,7 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
             } else if matches!(left.kind(), "identifier" | "attribute") || member {
                 out.push(Stmt::Assign { target, value, span });
             } else if left.kind() == "subscript"
-                && let (Some(table), Some(key)) =
-                    (left.child_by_field_name("value"), left.child_by_field_name("subscript"))
+                && let (Some(table), Some(key)) = (left.field("value"), left.field("subscript"))
             {
                 // `self.methods[name] = fn`: a map write with a computed key.
                 let key = expr(ctx, key);
@@ -494,7 +489,7 @@ fn note_route_objects(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         let is_route = n.kind() == "call"
-            && n.child_by_field_name("function").is_some_and(|f| super::last_segment(ctx.text(f)) == "Route");
+            && n.field("function").is_some_and(|f| super::last_segment(ctx.text(f)) == "Route");
         if is_route {
             note_router_call(ctx, n, facts);
         } else {
@@ -507,18 +502,18 @@ fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     if node.kind() != "call" {
         return;
     }
-    let Some(func) = node.child_by_field_name("function") else {
+    let Some(func) = node.field("function") else {
         return;
     };
     let name = super::last_segment(ctx.text(func));
     if !ROUTER_CALLS.contains(&name) {
         return;
     }
-    if let Some(args) = node.child_by_field_name("arguments") {
+    if let Some(args) = node.field("arguments") {
         for a in children(args) {
             // `Route("/mcp", endpoint=handle)`: the keyword's value.
             let a = match a.kind() {
-                "keyword_argument" => match a.child_by_field_name("value") {
+                "keyword_argument" => match a.field("value") {
                     Some(v) => v,
                     None => continue,
                 },
@@ -536,22 +531,20 @@ fn note_router_call(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
 /// route names (through `csrf_exempt(...)` and the like) is an HTTP handler.
 fn note_url_patterns(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
     if node.kind() == "call"
-        && let Some(func) = node.child_by_field_name("function")
+        && let Some(func) = node.field("function")
         && matches!(ctx.text(func), "path" | "re_path" | "url")
-        && let Some(view) = node.child_by_field_name("arguments").and_then(|a| children(a).into_iter().nth(1))
+        && let Some(view) = node.field("arguments").and_then(|a| children(a).into_iter().nth(1))
     {
         let mut view = view;
         // `csrf_exempt(views.mcp)`: the view inside the wrapper.
         while view.kind() == "call"
-            && let Some(inner) =
-                view.child_by_field_name("arguments").and_then(|a| children(a).into_iter().next())
+            && let Some(inner) = view.field("arguments").and_then(|a| children(a).into_iter().next())
         {
             view = inner;
         }
         // `MCPView.as_view()`: a class-based view; Django calls its `post` for a POST.
         if view.kind() == "call"
-            && let Some(class) =
-                view.child_by_field_name("function").and_then(|f| ctx.text(f).strip_suffix(".as_view"))
+            && let Some(class) = view.field("function").and_then(|f| ctx.text(f).strip_suffix(".as_view"))
         {
             facts.http_handlers.push(format!("{}.{CLASS_VIEW_POST}", super::last_segment(class)));
             return;
@@ -568,7 +561,7 @@ fn note_url_patterns(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
 
 fn decorated(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
     let decorators: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "decorator").collect();
-    if let Some(def) = node.child_by_field_name("definition") {
+    if let Some(def) = node.field("definition") {
         match def.kind() {
             "function_definition" => function(ctx, def, facts, owner, &decorators),
             "class_definition" => {
@@ -602,17 +595,14 @@ fn status_answer(value: Expr, span: crate::model::Span) -> Expr {
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, decorators: &[Node]) {
-    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
     let mut http_route = false;
     for d in decorators {
         let Some(e) = children(*d).into_iter().next() else {
             continue;
         };
-        let (func, args) = if e.kind() == "call" {
-            (e.child_by_field_name("function"), e.child_by_field_name("arguments"))
-        } else {
-            (Some(e), None)
-        };
+        let (func, args) =
+            if e.kind() == "call" { (e.field("function"), e.field("arguments")) } else { (Some(e), None) };
         let func_text = func.map(|f| ctx.text(f)).unwrap_or("");
         let last = super::last_segment(func_text);
         if ROUTE_DECORATORS.contains(&last) && func_text.contains('.') {
@@ -624,11 +614,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             && (func_text == lib.decorator || func_text == format!("{}.{}", lib.module, lib.decorator))
         {
             let given = args.into_iter().flat_map(children).find_map(|a| {
-                let named = a.kind() == "keyword_argument"
-                    && a.child_by_field_name("name").is_some_and(|n| ctx.text(n) == "name");
-                a.child_by_field_name("value")
-                    .filter(|v| named && v.kind() == "string")
-                    .map(|v| unquote(ctx.text(v)))
+                let named =
+                    a.kind() == "keyword_argument" && a.field("name").is_some_and(|n| ctx.text(n) == "name");
+                a.field("value").filter(|v| named && v.kind() == "string").map(|v| unquote(ctx.text(v)))
             });
             let method = given.unwrap_or_else(|| name.clone());
             if crate::model::is_mcp_method(&method) {
@@ -660,22 +648,21 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let mut writers = Vec::new();
     // FastAPI's `body: dict` (or `list[Any] | dict`) on a route: the decoded JSON body.
     let mut body_params = Vec::new();
-    for c in node.child_by_field_name("parameters").map(children).unwrap_or_default() {
+    for c in node.field("parameters").map(children).unwrap_or_default() {
         let name = match c.kind() {
             "identifier" => Some(ctx.text(c).to_string()),
-            _ => c.child_by_field_name("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
+            _ => c.field("name").or_else(|| c.named_child(0)).map(|n| ctx.text(n).to_string()),
         };
         let Some(name) = name.filter(|p| p != "self" && p != "cls") else { continue };
-        if let Some(t) = c.child_by_field_name("type") {
+        if let Some(t) = c.field("type") {
             if annotated_request(ctx, ctx.text(t)) {
                 http_signature = true;
             }
             if annotated_response(ctx, ctx.text(t)) {
                 writers.push(name.clone());
             }
-            let body_default = c
-                .child_by_field_name("value")
-                .is_none_or(|d| d.kind() == "call" && ctx.text(d).starts_with("Body("));
+            let body_default =
+                c.field("value").is_none_or(|d| d.kind() == "call" && ctx.text(d).starts_with("Body("));
             if http_route && body_default && json_body_annotation(ctx.text(t)) {
                 body_params.push(name.clone());
             }
@@ -684,7 +671,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
                 params.types.push((name.clone(), ctx.text(t).to_string()));
             }
         }
-        if let Some(default) = c.child_by_field_name("value")
+        if let Some(default) = c.field("value")
             && matches!(c.kind(), "default_parameter" | "typed_default_parameter")
         {
             params.defaults.push((name.clone(), expr(ctx, default)));
@@ -720,7 +707,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     if responder {
         http_route = true;
     }
-    let body = node.child_by_field_name("body");
+    let body = node.field("body");
     let http = match http_route {
         // http.server sends nothing for a `do_POST` that writes nothing.
         true if name == HTTP_SERVER_POST && owner.is_some() => super::Http::RouteUnanswered,
@@ -756,7 +743,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
 /// `result: Any`), as dataclasses and pydantic models have them.
 fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
     let bases = node
-        .child_by_field_name("superclasses")
+        .field("superclasses")
         .map(children)
         .unwrap_or_default()
         .into_iter()
@@ -764,21 +751,21 @@ fn class_def(ctx: &mut Ctx, node: Node, name: &str, facts: &mut FileFacts) {
         .map(|b| super::last_segment(ctx.text(b)).to_string())
         .collect();
     let mut fields = Vec::new();
-    for stmt in node.child_by_field_name("body").map(children).unwrap_or_default() {
+    for stmt in node.field("body").map(children).unwrap_or_default() {
         let Some(a) = children(stmt).into_iter().find(|c| c.kind() == "assignment") else { continue };
-        let Some(left) = a.child_by_field_name("left").filter(|l| l.kind() == "identifier") else { continue };
-        let default = a.child_by_field_name("right").map(|r| expr(ctx, r));
+        let Some(left) = a.field("left").filter(|l| l.kind() == "identifier") else { continue };
+        let default = a.field("right").map(|r| expr(ctx, r));
         fields.push((ctx.text(left).to_string(), default));
-        if let Some(class) = a.child_by_field_name("type").and_then(|t| super::type_class(ctx.text(t))) {
+        if let Some(class) = a.field("type").and_then(|t| super::type_class(ctx.text(t))) {
             facts.field_types.push((name.to_string(), ctx.text(left).to_string(), class));
         }
         // `id: int` with no default and no None among its types: required (pydantic).
-        let optional = a.child_by_field_name("type").is_none_or(|t| {
+        let optional = a.field("type").is_none_or(|t| {
             let t = ctx.text(t);
             t.contains("None") || t.contains("Optional") || t.contains("Any")
         });
         if ctx.text(left) == "id" {
-            facts.id_members.push((name.to_string(), a.child_by_field_name("right").is_none() && !optional));
+            facts.id_members.push((name.to_string(), a.field("right").is_none() && !optional));
         }
     }
     facts.classes.push(crate::model::ClassDef {
@@ -801,10 +788,10 @@ fn loop_targets(ctx: &Ctx, node: Node) -> Vec<String> {
 }
 
 fn if_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
-    let cond = node.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
-    let then = block_of(ctx, node.child_by_field_name("consequence"), facts, owner);
+    let cond = node.field("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
+    let then = block_of(ctx, node.field("consequence"), facts, owner);
     let mut cursor = node.walk();
-    let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+    let alternatives: Vec<Node> = node.fields("alternative", &mut cursor).collect();
     let otherwise = else_chain(ctx, &alternatives, facts, owner);
     Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(node) }
 }
@@ -815,28 +802,26 @@ fn else_chain(ctx: &mut Ctx, alts: &[Node], facts: &mut FileFacts, owner: Option
     };
     match first.kind() {
         "elif_clause" => {
-            let cond =
-                first.child_by_field_name("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
-            let then = block_of(ctx, first.child_by_field_name("consequence"), facts, owner);
+            let cond = first.field("condition").map(|c| expr(ctx, c)).unwrap_or_else(Expr::unknown);
+            let then = block_of(ctx, first.field("consequence"), facts, owner);
             let otherwise = else_chain(ctx, rest, facts, owner);
             vec![Stmt::Expr(Expr::If { cond: Box::new(cond), then, otherwise, span: ctx.span(*first) })]
         }
-        _ => block_of(ctx, first.child_by_field_name("body"), facts, owner),
+        _ => block_of(ctx, first.field("body"), facts, owner),
     }
 }
 
 fn match_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) -> Expr {
-    let subject = node.child_by_field_name("subject").map(|s| expr(ctx, s)).unwrap_or_else(Expr::unknown);
+    let subject = node.field("subject").map(|s| expr(ctx, s)).unwrap_or_else(Expr::unknown);
     let mut arms = Vec::new();
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         for clause in children(body).into_iter().filter(|c| c.kind() == "case_clause") {
             let mut patterns = Vec::new();
             for p in children(clause).into_iter().filter(|c| c.kind() == "case_pattern") {
                 case_pattern(ctx, p, &mut patterns);
             }
-            let guard =
-                clause.child_by_field_name("guard").and_then(|g| g.named_child(0)).map(|g| expr(ctx, g));
-            let body = block_of(ctx, clause.child_by_field_name("consequence"), facts, owner);
+            let guard = clause.field("guard").and_then(|g| g.named_child(0)).map(|g| expr(ctx, g));
+            let body = block_of(ctx, clause.field("consequence"), facts, owner);
             arms.push(Arm { patterns, guard, body, span: ctx.span(clause) });
         }
     }
@@ -871,7 +856,7 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
         }
         "dotted_name" | "identifier" => out.push(Pattern::Any(Some(ctx.text(*first).to_string()))),
         "as_pattern" => {
-            let alias = first.child_by_field_name("alias").map(|a| ctx.text(a).to_string());
+            let alias = first.field("alias").map(|a| ctx.text(a).to_string());
             out.push(Pattern::Any(alias));
         }
         // `case JSONRPCPingRequest():` tests the class of what is matched.
@@ -884,7 +869,7 @@ fn case_pattern(ctx: &Ctx, node: Node, out: &mut Vec<Pattern>) {
 }
 
 fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, out: &mut Block) {
-    let mut body = block_of(ctx, node.child_by_field_name("body"), facts, owner);
+    let mut body = block_of(ctx, node.field("body"), facts, owner);
     let mut clauses = Vec::new();
     let mut finally = Vec::new();
     for clause in children(node) {
@@ -895,7 +880,7 @@ fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option
                 let (classes, binding) = match caught {
                     Some(a) if a.kind() == "as_pattern" => (
                         a.named_child(0).map(|t| exception_classes(ctx, t)).unwrap_or_default(),
-                        a.child_by_field_name("alias").map(|n| ctx.text(n).to_string()),
+                        a.field("alias").map(|n| ctx.text(n).to_string()),
                     ),
                     Some(t) => (exception_classes(ctx, t), None),
                     None => (Vec::new(), None),
@@ -904,7 +889,7 @@ fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option
                 let body = block_of(ctx, block, facts, owner);
                 clauses.push(super::CatchClause { classes, binding, body, span: ctx.span(clause) });
             }
-            "else_clause" => body.extend(block_of(ctx, clause.child_by_field_name("body"), facts, owner)),
+            "else_clause" => body.extend(block_of(ctx, clause.field("body"), facts, owner)),
             "finally_clause" => {
                 let block = children(clause).into_iter().find(|c| c.kind() == "block");
                 finally = block_of(ctx, block, facts, owner);
@@ -921,7 +906,7 @@ fn try_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option
 /// instance of that class, for the `except` clauses to match.
 fn raised(ctx: &mut Ctx, node: Node) -> Expr {
     let class = match node.kind() {
-        "call" => node.child_by_field_name("function"),
+        "call" => node.field("function"),
         "identifier" | "attribute" => Some(node),
         _ => None,
     }
@@ -980,8 +965,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         "false" => Expr::Bool(false),
         "integer" => super::int_literal(ctx.text(node)).map(Expr::Int).unwrap_or_else(Expr::unknown),
         "unary_operator" => {
-            let arg =
-                node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let arg = node.field("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             match (ctx.text(node).starts_with('-'), arg) {
                 (true, Expr::Int(n)) => Expr::Int(-n),
                 (_, other) => Expr::opaque(vec![other]),
@@ -1003,8 +987,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         }
         "attribute" => attribute(ctx, node),
         "subscript" => {
-            let value = node.child_by_field_name("value");
-            let key = node.child_by_field_name("subscript");
+            let value = node.field("value");
+            let key = node.field("subscript");
             let collection = value.map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
             match key {
                 Some(k) if k.kind() == "string" => {
@@ -1031,20 +1015,20 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         // `lambda _: None` in a handler table.
         "lambda" => {
             let params = node
-                .child_by_field_name("parameters")
+                .field("parameters")
                 .map(children)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|p| p.kind() == "identifier")
                 .map(|p| ctx.text(p).to_string())
                 .collect();
-            let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
+            let body = node.field("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
             ctx.closure(node, params, body)
         }
         // `if handler := handlers.get(method):` binds and tests the value.
         "named_expression" => {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-            let value = node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
+            let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+            let value = node.field("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown);
             let span = ctx.span(node);
             Expr::Block(vec![
                 Stmt::Assign { target: name.clone(), value, span },
@@ -1053,14 +1037,13 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         }
         "comparison_operator" => comparison(ctx, node),
         "not_operator" => {
-            let arg =
-                node.child_by_field_name("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let arg = node.field("argument").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             Expr::Not(Box::new(arg))
         }
         "boolean_operator" => {
-            let left = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
-            let right = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
-            let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+            let left = node.field("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let right = node.field("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
             if op == "and" {
                 Expr::And(Box::new(left), Box::new(right))
             } else {
@@ -1095,8 +1078,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
                 if pair.kind() != "pair" {
                     continue;
                 }
-                let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
-                else {
+                let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
                     continue;
                 };
                 let value = expr(ctx, v);
@@ -1112,7 +1094,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
         // `[dispatch(m) for m in batch if m is not None]`: one loop, at most one filter.
         "list_comprehension" if let Some(built) = comprehension(ctx, node) => built,
         "list_comprehension" | "generator_expression" | "set_comprehension" | "dictionary_comprehension" => {
-            let body = node.child_by_field_name("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
+            let body = node.field("body").map(|b| expr(ctx, b)).unwrap_or_else(Expr::unknown);
             let mut parts = vec![body];
             // `{k: v for k, v in reply.items() if v is not None}`: the entries of another
             // object, some left out (a reply without its empty members).
@@ -1120,21 +1102,19 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
                 && let Some(source) = children(node)
                     .into_iter()
                     .find(|c| c.kind() == "for_in_clause")
-                    .and_then(|c| c.child_by_field_name("right"))
+                    .and_then(|c| c.field("right"))
                     .filter(|r| r.kind() == "call" && ctx.text(*r).ends_with(".items()"))
-                    .and_then(|r| r.child_by_field_name("function"))
-                    .and_then(|f| f.child_by_field_name("object"))
+                    .and_then(|r| r.field("function"))
+                    .and_then(|f| f.field("object"))
             {
                 parts.push(expr(ctx, source));
             }
             Expr::opaque(parts)
         }
-        "keyword_argument" => {
-            node.child_by_field_name("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown)
-        }
+        "keyword_argument" => node.field("value").map(|v| expr(ctx, v)).unwrap_or_else(Expr::unknown),
         "binary_operator" => {
-            let l = node.child_by_field_name("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
-            let r = node.child_by_field_name("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let l = node.field("left").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
+            let r = node.field("right").map(|a| expr(ctx, a)).unwrap_or_else(Expr::unknown);
             Expr::opaque(vec![l, r])
         }
         _ => {
@@ -1148,14 +1128,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node) -> Expr {
 /// [`super::COMPREHENSION`] with the item and the test written as functions of the
 /// loop variable (they see the function's variables as its closures do).
 fn comprehension(ctx: &mut Ctx, node: Node) -> Option<Expr> {
-    let body = node.child_by_field_name("body")?;
+    let body = node.field("body")?;
     let clauses: Vec<Node> = children(node).into_iter().filter(|c| c.kind().ends_with("_clause")).collect();
     let [looped, rest @ ..] = clauses.as_slice() else { return None };
     if looped.kind() != "for_in_clause" || rest.len() > 1 || rest.iter().any(|c| c.kind() != "if_clause") {
         return None;
     }
-    let var = looped.child_by_field_name("left").filter(|l| l.kind() == "identifier")?;
-    let source = looped.child_by_field_name("right")?;
+    let var = looped.field("left").filter(|l| l.kind() == "identifier")?;
+    let source = looped.field("right")?;
     let var = ctx.text(var).to_string();
     let source = expr(ctx, source);
     let item = expr(ctx, body);
@@ -1195,19 +1175,19 @@ fn request_media(ctx: &Ctx, name: &str) -> bool {
 }
 
 fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
-    let attr = node.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
+    let attr = node.field("attribute").map(|a| ctx.text(a)).unwrap_or("");
     if attr == "stdin" {
         ctx.saw_stdin = true;
     }
     // `self.protocol_version` is the object's own attribute, never the message's field.
-    let own = node.child_by_field_name("object").is_some_and(|o| matches!(ctx.text(o), "self" | "cls"));
+    let own = node.field("object").is_some_and(|o| matches!(ctx.text(o), "self" | "cls"));
     if let Some(f) = message_field(attr).filter(|_| !own) {
-        let object = node.child_by_field_name("object").map(|o| expr(ctx, o));
+        let object = node.field("object").map(|o| expr(ctx, o));
         return super::field(object, f);
     }
     // `response.__dict__`: the object's attributes, as a serialiser writes them.
     if attr == "__dict__"
-        && let Some(object) = node.child_by_field_name("object")
+        && let Some(object) = node.field("object")
     {
         let object = expr(ctx, object);
         return attributes_of(object, ctx.span(node));
@@ -1220,7 +1200,7 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     if text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
         return Expr::Var(text.to_string());
     }
-    let object = node.child_by_field_name("object").map(|o| expr(ctx, o)).unwrap_or_else(Expr::unknown);
+    let object = node.field("object").map(|o| expr(ctx, o)).unwrap_or_else(Expr::unknown);
     Expr::opaque(vec![object])
 }
 
@@ -1231,7 +1211,7 @@ fn rpc_library(ctx: &Ctx) -> Option<&'static frameworks::RpcLibrary> {
 
 fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     let span = ctx.span(node);
-    let Some(func) = node.child_by_field_name("function") else {
+    let Some(func) = node.field("function") else {
         return Expr::unknown();
     };
     if frameworks::PROCESS_EXITS.contains(&ctx.text(func)) {
@@ -1239,19 +1219,19 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     // `io.StringIO()`: an empty output buffer.
     if frameworks::BUFFER_TYPES.contains(&ctx.text(func))
-        && node.child_by_field_name("arguments").is_some_and(|a| a.named_child_count() == 0)
+        && node.field("arguments").is_some_and(|a| a.named_child_count() == 0)
     {
         return super::capture(span);
     }
     let mut args = Vec::new();
     let mut keywords = Vec::new();
-    if let Some(arglist) = node.child_by_field_name("arguments") {
+    if let Some(arglist) = node.field("arguments") {
         // `all(x for x in xs)`: the generator is the whole argument list.
         let items = if arglist.kind() == "generator_expression" { vec![arglist] } else { children(arglist) };
         for a in items {
             if a.kind() == "keyword_argument" {
-                let name = a.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-                let value_node = a.child_by_field_name("value");
+                let name = a.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+                let value_node = a.field("value");
                 if name == "file" && value_node.is_some_and(|v| ctx.text(v).contains("stderr")) {
                     return Expr::unknown();
                 }
@@ -1320,7 +1300,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     // `JsonRpcRequest(**body)`: the mapping read into a model class of the code, as
     // `model_validate(body)` reads it.
-    if let Some(arglist) = node.child_by_field_name("arguments")
+    if let Some(arglist) = node.field("arguments")
         && let [splat] = children(arglist).as_slice()
         && splat.kind() == "dictionary_splat"
         && let Some(inner) = splat.named_child(0)
@@ -1337,7 +1317,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     }
     let (callee, receiver) = match func.kind() {
         "attribute" => {
-            let object = func.child_by_field_name("object");
+            let object = func.field("object");
             let object_text = object.map(|o| ctx.text(o)).unwrap_or("");
             if object_text.contains("stderr")
                 || object_text == "logging"
@@ -1348,7 +1328,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             }
             // `super().to_dict()`: the base class's method, run on `self`.
             if object_text == "super()" {
-                let name = func.child_by_field_name("attribute").map(|a| ctx.text(a)).unwrap_or("");
+                let name = func.field("attribute").map(|a| ctx.text(a)).unwrap_or("");
                 args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
                 return Expr::Call {
                     callee: format!("{}{name}", super::SUPER_CALL),
@@ -1530,7 +1510,7 @@ fn comparison(ctx: &mut Ctx, node: Node) -> Expr {
     let operands = children(node);
     let mut cursor = node.walk();
     let ops: Vec<String> = node
-        .children_by_field_name("operators", &mut cursor)
+        .fields("operators", &mut cursor)
         .map(|o| ctx.text(o).split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
     if operands.len() != 2 || ops.len() != 1 {

@@ -7,11 +7,12 @@ use super::{PRINT_MACROS, children};
 use crate::lower::int_literal;
 use crate::lower::{Ctx, message_field, object, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Pattern, Span, Stmt};
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let name = node.child_by_field_name("macro").map(|m| ctx.text(m)).unwrap_or("");
+    let name = node.field("macro").map(|m| ctx.text(m)).unwrap_or("");
     let name = crate::lower::last_segment(name).to_string();
     let tree = children(node).into_iter().find(|c| c.kind() == "token_tree");
     match name.as_str() {

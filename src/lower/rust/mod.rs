@@ -2,6 +2,7 @@
 
 use super::{Ctx, call, is_initialized_flag, message_field, object, status_by_name, unquote};
 use crate::model::{Arm, Block, Expr, FileFacts, Language, Pattern, SdkImport, Span, Stmt};
+use crate::parse::Fields;
 use tree_sitter::Node;
 
 pub(super) mod frameworks;
@@ -21,7 +22,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
     // Free functions the file defines: its own `json_response(status, value)` is
     // called, not taken for a web framework's constructor of that name.
     for item in children(root).into_iter().filter(|i| i.kind() == "function_item") {
-        if let Some(name) = item.child_by_field_name("name") {
+        if let Some(name) = item.field("name") {
             let name = ctx.text(name).to_string();
             ctx.own_names.push(name);
         }
@@ -45,7 +46,7 @@ fn derived_defaults(ctx: &mut Ctx, root: Node) {
             let derives_default = attribute_text(ctx, item).iter().any(|t| {
                 t.contains("derive") && t.split(|c: char| !c.is_alphanumeric()).any(|w| w == "Default")
             });
-            if derives_default && let Some(name) = item.child_by_field_name("name") {
+            if derives_default && let Some(name) = item.field("name") {
                 let name = ctx.text(name).to_string();
                 ctx.default_structs.push(name);
             }
@@ -86,20 +87,20 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
             "function_item" => function(ctx, item, facts, owner),
             "impl_item" | "trait_item" => {
                 let ty = item
-                    .child_by_field_name("type")
-                    .or_else(|| item.child_by_field_name("name"))
+                    .field("type")
+                    .or_else(|| item.field("name"))
                     .map(|t| ctx.text(t).split('<').next().unwrap_or("").to_string());
-                if let Some(body) = item.child_by_field_name("body") {
+                if let Some(body) = item.field("body") {
                     items(ctx, body, facts, ty.as_deref(), module);
                 }
             }
             "mod_item" => {
-                if let Some(body) = item.child_by_field_name("body") {
+                if let Some(body) = item.field("body") {
                     items(ctx, body, facts, owner, module);
                 }
             }
             "use_declaration" | "extern_crate_declaration" => {
-                let path = item.child_by_field_name("argument").or_else(|| item.child_by_field_name("name"));
+                let path = item.field("argument").or_else(|| item.field("name"));
                 if let Some(sdk) = path.and_then(|p| ctx.sdk(Language::Rust, ctx.text(p))) {
                     facts.sdk_imports.push(SdkImport { sdk, span: ctx.span(item) });
                 }
@@ -140,8 +141,8 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
             }
             "const_item" | "static_item" => {
-                let name = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
-                let value = item.child_by_field_name("value");
+                let name = item.field("name").map(|n| ctx.text(n).to_string());
+                let value = item.field("value");
                 if let (Some(target), Some(v)) = (name, value) {
                     let value = expr(ctx, v, facts);
                     module.push(Stmt::Assign { target, value, span: ctx.span(item) });
@@ -164,17 +165,17 @@ fn used_names(ctx: &Ctx, node: Node, out: &mut Vec<String>) {
     match node.kind() {
         "identifier" | "type_identifier" => out.push(ctx.text(node).to_string()),
         "scoped_identifier" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 out.push(ctx.text(name).to_string());
             }
         }
         "use_as_clause" => {
-            if let Some(alias) = node.child_by_field_name("alias") {
+            if let Some(alias) = node.field("alias") {
                 out.push(ctx.text(alias).to_string());
             }
         }
         "scoped_use_list" => {
-            if let Some(list) = node.child_by_field_name("list") {
+            if let Some(list) = node.field("list") {
                 used_names(ctx, list, out);
             }
         }
@@ -215,8 +216,8 @@ fn use_hints(path: &str) -> Vec<String> {
 }
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>) {
-    let name = node.child_by_field_name("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
-    let params_node = node.child_by_field_name("parameters");
+    let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    let params_node = node.field("parameters");
     // One pass over the parameters: their names; those holding the HTTP request (a
     // crate's own request type, actix's `HttpRequest`, `Request<Body>` of http, hyper
     // and axum); those an extractor decodes the message into (`Json(message):
@@ -226,9 +227,9 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut connection = false;
     for c in params_node.map(children).unwrap_or_default().into_iter().filter(|c| c.kind() == "parameter") {
-        let Some(pattern) = c.child_by_field_name("pattern") else { continue };
+        let Some(pattern) = c.field("pattern") else { continue };
         let name = param_name(ctx, pattern);
-        if let Some(t) = c.child_by_field_name("type") {
+        if let Some(t) = c.field("type") {
             let full = ctx.text(t).trim_start_matches('&').trim_start_matches("mut ").trim();
             let base = crate::lower::last_segment(full.split('<').next().unwrap_or(full));
             if frameworks::CONNECTION_TYPES.contains(&base) {
@@ -240,7 +241,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
             {
                 request_params.push(name.clone());
             }
-            let named = if t.kind() == "reference_type" { t.child_by_field_name("type") } else { Some(t) };
+            let named = if t.kind() == "reference_type" { t.field("type") } else { Some(t) };
             if pattern.kind() == "identifier"
                 && let Some(named) = named.filter(|n| n.kind() == "type_identifier")
             {
@@ -252,14 +253,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
         }
         params.push(name);
     }
-    let signature = [params_node, node.child_by_field_name("return_type")]
+    let signature = [params_node, node.field("return_type")]
         .into_iter()
         .flatten()
         .map(|n| ctx.text(n))
         .collect::<String>();
     let http_route = HTTP_TYPES.iter().chain(frameworks::REPLY_TYPES).any(|t| signature.contains(t))
         || !request_params.is_empty();
-    let body = node.child_by_field_name("body");
+    let body = node.field("body");
     let associated = owner.is_some()
         && !params_node.is_some_and(|p| children(p).iter().any(|c| c.kind() == "self_parameter"));
     let params = super::Params { associated, types, ..params.into() };
@@ -294,15 +295,15 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
 type Extracted = (String, Option<(String, u16)>);
 
 fn json_extracted(ctx: &Ctx, param: Node) -> Option<Extracted> {
-    let pattern = param.child_by_field_name("pattern")?;
-    let ty = param.child_by_field_name("type")?;
+    let pattern = param.field("pattern")?;
+    let ty = param.field("type")?;
     let full = ctx.text(ty);
     let extractor = |text: &str| {
         frameworks::JSON_EXTRACTORS
             .contains(&crate::lower::last_segment(text.split('<').next().unwrap_or(text)))
     };
     let extracted = match pattern.kind() {
-        "tuple_struct_pattern" => pattern.child_by_field_name("type").is_some_and(|t| extractor(ctx.text(t))),
+        "tuple_struct_pattern" => pattern.field("type").is_some_and(|t| extractor(ctx.text(t))),
         "identifier" => full.contains('<') && extractor(full),
         _ => false,
     };
@@ -407,12 +408,12 @@ fn block(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Block {
 }
 
 fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
-    let Some(pattern) = node.child_by_field_name("pattern") else {
+    let Some(pattern) = node.field("pattern") else {
         return;
     };
-    let declared = node.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t)));
+    let declared = node.field("type").and_then(|t| crate::lower::type_class(ctx.text(t)));
     let outer = std::mem::replace(&mut ctx.declared, declared);
-    let value_node = node.child_by_field_name("value");
+    let value_node = node.field("value");
     // `let handler = move |msg| ...;` (or a block ending in one) names a function
     // that is called later, maybe by code it is handed to: it is lifted out as one.
     let outer_lift = std::mem::replace(&mut ctx.lift, value_node.and_then(bound_closure).map(|c| c.id()));
@@ -420,7 +421,7 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
     ctx.lift = outer_lift;
     ctx.declared = outer;
     let span = ctx.span(node);
-    if let Some(alt) = node.child_by_field_name("alternative") {
+    if let Some(alt) = node.field("alternative") {
         // `let PAT = value else { ... };` is a match whose other arm diverges.
         let pat = pattern_of(ctx, pattern);
         let otherwise = block(ctx, alt, facts);
@@ -435,8 +436,8 @@ fn let_declaration(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut B
             let (member, name) = match f.kind() {
                 "shorthand_field_identifier" => (ctx.text(f).to_string(), ctx.text(f).to_string()),
                 "field_pattern" => {
-                    let member = f.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
-                    let bound = f.child_by_field_name("pattern").map(|p| ctx.text(p)).unwrap_or(member);
+                    let member = f.field("name").map(|n| ctx.text(n)).unwrap_or("");
+                    let bound = f.field("pattern").map(|p| ctx.text(p)).unwrap_or(member);
                     (
                         member.to_string(),
                         bound.trim_start_matches("ref ").trim_start_matches("mut ").to_string(),
@@ -486,14 +487,14 @@ fn rpc_library_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Option<
         return None;
     }
     let lib = ctx.libraries.iter().find_map(|k| frameworks::rpc_library(k))?;
-    let func = node.child_by_field_name("function")?;
-    let func = if func.kind() == "generic_function" { func.child_by_field_name("function")? } else { func };
+    let func = node.field("function")?;
+    let func = if func.kind() == "generic_function" { func.field("function")? } else { func };
     if func.kind() != "field_expression" {
         return None;
     }
-    let method = ctx.text(func.child_by_field_name("field")?);
-    let receiver = func.child_by_field_name("value")?;
-    let arguments: Vec<Node> = children(node.child_by_field_name("arguments")?);
+    let method = ctx.text(func.field("field")?);
+    let receiver = func.field("value")?;
+    let arguments: Vec<Node> = children(node.field("arguments")?);
     let span = ctx.span(node);
     // Only an MCP method's name registers: `result.insert("protocolVersion", v)` on
     // the code's own map (rpc-router's `insert` is also a map's) stays a map write.
@@ -571,8 +572,8 @@ pub(super) fn expr(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     ctx.nested(Expr::unknown, |ctx| expr_inner(ctx, node, facts))
 }
 
-fn sub(ctx: &mut Ctx, node: Node, field: &str, facts: &mut FileFacts) -> Expr {
-    node.child_by_field_name(field).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
+fn sub(ctx: &mut Ctx, node: Node, field: &'static str, facts: &mut FileFacts) -> Expr {
+    node.field(field).map(|n| expr(ctx, n, facts)).unwrap_or_else(Expr::unknown)
 }
 
 fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
@@ -651,11 +652,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown)
         }
         "field_expression" => {
-            let field = node.child_by_field_name("field").map(|f| ctx.text(f)).unwrap_or("");
+            let field = node.field("field").map(|f| ctx.text(f)).unwrap_or("");
             // `self.protocol_version` is the server's own field, never the message's.
-            let own = node.child_by_field_name("value").is_some_and(|v| ctx.text(v) == "self");
+            let own = node.field("value").is_some_and(|v| ctx.text(v) == "self");
             if let Some(f) = message_field(field).filter(|_| !own) {
-                let object = node.child_by_field_name("value").map(|v| expr(ctx, v, facts));
+                let object = node.field("value").map(|v| expr(ctx, v, facts));
                 return crate::lower::field(object, f);
             }
             let t = ctx.text(node);
@@ -680,14 +681,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "macro_invocation" => macros::macro_invocation(ctx, node, facts),
         "struct_expression" => {
             let mut entries = Vec::new();
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 for f in children(body) {
                     match f.kind() {
                         "field_initializer" => {
-                            let name = f
-                                .child_by_field_name("field")
-                                .map(|n| ctx.text(n).to_string())
-                                .unwrap_or_default();
+                            let name = f.field("field").map(|n| ctx.text(n).to_string()).unwrap_or_default();
                             let value = sub(ctx, f, "value", facts);
                             entries.push((name, value));
                         }
@@ -700,8 +698,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 }
             }
             let built = object(entries, span);
-            let ty =
-                node.child_by_field_name("name").map(|n| crate::lower::last_segment(ctx.text(n)).to_string());
+            let ty = node.field("name").map(|n| crate::lower::last_segment(ctx.text(n)).to_string());
             match (built, ty) {
                 (obj @ Expr::Object { .. }, Some(ty)) => Expr::Call {
                     callee: crate::lower::STRUCT_LITERAL.into(),
@@ -758,7 +755,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "match_expression" => {
             let subject = sub(ctx, node, "value", facts);
             let mut arms = Vec::new();
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 for arm in children(body).into_iter().filter(|c| c.kind() == "match_arm") {
                     arms.push(match_arm(ctx, arm, facts));
                 }
@@ -775,22 +772,17 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         // `for reply in replies`: one pass per known item.
         "for_expression" => {
-            let targets = node
-                .child_by_field_name("pattern")
-                .map(|p| vec![ctx.text(p).to_string()])
-                .unwrap_or_default();
+            let targets = node.field("pattern").map(|p| vec![ctx.text(p).to_string()]).unwrap_or_default();
             let iterable = sub(ctx, node, "value", facts);
-            let body = node.child_by_field_name("body").map(|b| block(ctx, b, facts)).unwrap_or_default();
+            let body = node.field("body").map(|b| block(ctx, b, facts)).unwrap_or_default();
             Expr::ForEach { targets, iterable: Box::new(iterable), body }
         }
         "loop_expression" | "while_expression" => {
             let mut body = Vec::new();
-            if let Some(value) =
-                node.child_by_field_name("value").or_else(|| node.child_by_field_name("condition"))
-            {
+            if let Some(value) = node.field("value").or_else(|| node.field("condition")) {
                 body.push(Stmt::Expr(expr(ctx, value, facts)));
             }
-            if let Some(b) = node.child_by_field_name("body") {
+            if let Some(b) = node.field("body") {
                 body.extend(block(ctx, b, facts));
             }
             Expr::Loop { body }
@@ -801,8 +793,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "break_expression" | "continue_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
         "assignment_expression" | "compound_assignment_expr" => {
-            let target =
-                node.child_by_field_name("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
+            let target = node.field("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
             let mut stmts = Vec::new();
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
@@ -813,14 +804,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "closure_expression" if ctx.lift == Some(node.id()) => {
             let nodes: Vec<Node> = node
-                .child_by_field_name("parameters")
+                .field("parameters")
                 .map(|p| children(p).into_iter().filter(|c| c.is_named()).collect())
                 .unwrap_or_default();
-            let params = nodes
-                .iter()
-                .map(|c| c.child_by_field_name("pattern").unwrap_or(*c))
-                .map(|c| param_name(ctx, c))
-                .collect();
+            let params =
+                nodes.iter().map(|c| c.field("pattern").unwrap_or(*c)).map(|c| param_name(ctx, c)).collect();
             // `move |Json(request): Json<Rpc>| async move { .. }` as an axum route.
             let decoded: Vec<Extracted> = nodes
                 .iter()
@@ -850,7 +838,7 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let left = sub(ctx, node, "left", facts);
     let right = sub(ctx, node, "right", facts);
-    let op = node.child_by_field_name("operator").map(|o| ctx.text(o)).unwrap_or("");
+    let op = node.field("operator").map(|o| ctx.text(o)).unwrap_or("");
     match op {
         "==" | "!=" => {
             let negated = op == "!=";
@@ -870,8 +858,8 @@ fn binary(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let then = node.child_by_field_name("consequence").map(|b| block(ctx, b, facts)).unwrap_or_default();
-    let otherwise = match node.child_by_field_name("alternative") {
+    let then = node.field("consequence").map(|b| block(ctx, b, facts)).unwrap_or_default();
+    let otherwise = match node.field("alternative") {
         Some(alt) => match children(alt).first() {
             Some(b) if b.kind() == "block" => block(ctx, *b, facts),
             Some(other) => vec![Stmt::Yield(expr(ctx, *other, facts))],
@@ -879,7 +867,7 @@ fn if_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         },
         None => Vec::new(),
     };
-    let Some(cond) = node.child_by_field_name("condition") else {
+    let Some(cond) = node.field("condition") else {
         return Expr::unknown();
     };
     // `if let A = a && b && let C = c { .. }` (a let chain): each condition in turn,
@@ -909,7 +897,7 @@ fn chained_if(
     if cond.kind() == "let_condition" {
         // `if let PAT = value { then } else { otherwise }` is a two-arm match.
         let subject = sub(ctx, *cond, "value", facts);
-        let pat = cond.child_by_field_name("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
+        let pat = cond.field("pattern").map(|p| pattern_of(ctx, p)).unwrap_or(Pattern::Unknown);
         return two_arm_match(subject, pat, then, otherwise, span);
     }
     let cond = expr(ctx, *cond, facts);
@@ -920,12 +908,12 @@ fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
     let span = ctx.span(arm);
     let mut patterns = Vec::new();
     let mut guard = None;
-    if let Some(mp) = arm.child_by_field_name("pattern") {
-        if let Some(cond) = mp.child_by_field_name("condition") {
+    if let Some(mp) = arm.field("pattern") {
+        if let Some(cond) = mp.field("condition") {
             guard = Some(expr(ctx, cond, facts));
         }
         for p in children(mp) {
-            if Some(p) == mp.child_by_field_name("condition") {
+            if Some(p) == mp.field("condition") {
                 continue;
             }
             flatten_or(ctx, p, &mut patterns);
@@ -934,7 +922,7 @@ fn match_arm(ctx: &mut Ctx, arm: Node, facts: &mut FileFacts) -> Arm {
             patterns.push(Pattern::Any(None));
         }
     }
-    let body = match arm.child_by_field_name("value") {
+    let body = match arm.field("value") {
         Some(v) if v.kind() == "block" => block(ctx, v, facts),
         Some(v) => vec![Stmt::Yield(expr(ctx, v, facts))],
         None => Vec::new(),
@@ -971,7 +959,7 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
             t => Pattern::Any(Some(t.to_string())),
         },
         "tuple_struct_pattern" => {
-            let written = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            let written = node.field("type").map(|t| ctx.text(t)).unwrap_or("");
             // serde_json's `Value::Array(items)` keeps its type: the kind of JSON value.
             let name = match written.rsplit("::").collect::<Vec<_>>().as_slice() {
                 [kind, "Value", ..] if JSON_KINDS.contains(kind) => format!("Value::{kind}"),
@@ -993,7 +981,7 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         // `Inbound::Initialize { id, .. }`: the variant (its fields are read through the
         // message it holds, not bound here).
         "struct_pattern" => {
-            let name = node.child_by_field_name("type").map(|t| ctx.text(t)).unwrap_or("");
+            let name = node.field("type").map(|t| ctx.text(t)).unwrap_or("");
             let name = crate::lower::last_segment(name).to_string();
             // `Message::Request { id, method: m, .. }` of a message kind binds its fields.
             if crate::model::message_kind(&name).is_some() {
@@ -1001,8 +989,8 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
                     .into_iter()
                     .filter(|f| f.kind() == "field_pattern")
                     .filter_map(|f| {
-                        let field = f.child_by_field_name("name").map(|n| ctx.text(n).to_string())?;
-                        let local = match f.child_by_field_name("pattern") {
+                        let field = f.field("name").map(|n| ctx.text(n).to_string())?;
+                        let local = match f.field("pattern") {
                             Some(p) if p.kind() == "identifier" => ctx.text(p).to_string(),
                             Some(_) => return None,
                             None => field.clone(),
@@ -1023,12 +1011,12 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
         }
         // `Inbound::Ready`: a unit variant (CamelCase; a constant is SCREAMING_CASE).
         "scoped_identifier"
-            if node.child_by_field_name("name").is_some_and(|n| {
+            if node.field("name").is_some_and(|n| {
                 let t = ctx.text(n);
                 t.starts_with(|c: char| c.is_ascii_uppercase()) && t.chars().any(|c| c.is_ascii_lowercase())
             }) =>
         {
-            let name = node.child_by_field_name("name").map(|n| ctx.text(n)).unwrap_or("");
+            let name = node.field("name").map(|n| ctx.text(n)).unwrap_or("");
             Pattern::Variant { name: name.to_string(), binding: None }
         }
         // `methods::PING`, `Method::PING`: a path to a constant.
@@ -1047,8 +1035,7 @@ fn untagged_variants(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
         untagged |= ctx.text(p).contains("untagged");
         prev = p.prev_named_sibling();
     }
-    let (Some(name), Some(body)) = (item.child_by_field_name("name"), item.child_by_field_name("body"))
-    else {
+    let (Some(name), Some(body)) = (item.field("name"), item.field("body")) else {
         return;
     };
     if !untagged {
@@ -1056,10 +1043,10 @@ fn untagged_variants(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     }
     for variant in children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
         let held = variant
-            .child_by_field_name("body")
+            .field("body")
             .filter(|b| b.kind() == "ordered_field_declaration_list")
-            .and_then(|b| b.child_by_field_name("type"));
-        if let (Some(v), Some(t)) = (variant.child_by_field_name("name"), held) {
+            .and_then(|b| b.field("type"));
+        if let (Some(v), Some(t)) = (variant.field("name"), held) {
             facts.untagged_variants.push((
                 ctx.text(name).to_string(),
                 ctx.text(v).to_string(),
@@ -1133,11 +1120,11 @@ fn tagged_by_method(ctx: &Ctx, item: Node) -> Option<Stmt> {
         return None;
     }
     let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
-    let name = ctx.text(item.child_by_field_name("name")?).to_string();
-    let body = item.child_by_field_name("body")?;
+    let name = ctx.text(item.field("name")?).to_string();
+    let body = item.field("body")?;
     let mut entries = Vec::new();
     for variant in children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
-        let Some(ident) = variant.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else {
+        let Some(ident) = variant.field("name").map(|n| ctx.text(n).to_string()) else {
             continue;
         };
         let own: Vec<String> =
@@ -1172,18 +1159,18 @@ fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
     let attribute_text = |node: Node| attribute_text(ctx, node);
     let rule =
         attribute_text(item).iter().filter(|t| t.contains("serde")).find_map(|t| quoted(t, "rename_all"));
-    let Some(body) = item.child_by_field_name("body") else { return };
-    let owner = item.child_by_field_name("name").map(|n| ctx.text(n).to_string());
+    let Some(body) = item.field("body") else { return };
+    let owner = item.field("name").map(|n| ctx.text(n).to_string());
     for field in children(body).into_iter().filter(|c| c.kind() == "field_declaration") {
-        let Some(name) = field.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { continue };
+        let Some(name) = field.field("name").map(|n| ctx.text(n).to_string()) else { continue };
         facts.declared_fields.push(name.clone());
         if let (Some(owner), Some(class)) =
-            (&owner, field.child_by_field_name("type").and_then(|t| crate::lower::type_class(ctx.text(t))))
+            (&owner, field.field("type").and_then(|t| crate::lower::type_class(ctx.text(t))))
         {
             facts.field_types.push((owner.clone(), name.clone(), class));
         }
         // `id: RequestId` with no `Option` and no serde default: required to decode.
-        let optional = field.child_by_field_name("type").is_none_or(|t| {
+        let optional = field.field("type").is_none_or(|t| {
             let t = ctx.text(t);
             t.starts_with("Option<") || t.starts_with("std::option::Option<")
         });
@@ -1275,26 +1262,22 @@ const POINTER_WRAPPERS: &[&str] = &[
 
 fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
-    let Some(func) = node.child_by_field_name("function") else {
+    let Some(func) = node.field("function") else {
         return Expr::unknown();
     };
     if let Some(lowered) = rpc_library_call(ctx, node, facts) {
         return lowered;
     }
     let args: Vec<Expr> = node
-        .child_by_field_name("arguments")
+        .field("arguments")
         .map(|a| children(a).into_iter().map(|c| expr(ctx, c, facts)).collect())
         .unwrap_or_default();
     // `from_value::<Request<Value>>(v)`: the type decoded into.
     let turbofish = (func.kind() == "generic_function")
-        .then(|| func.child_by_field_name("type_arguments"))
+        .then(|| func.field("type_arguments"))
         .flatten()
         .and_then(|t| crate::lower::type_class(ctx.text(t).trim_start_matches('<').trim_end_matches('>')));
-    let func = if func.kind() == "generic_function" {
-        func.child_by_field_name("function").unwrap_or(func)
-    } else {
-        func
-    };
+    let func = if func.kind() == "generic_function" { func.field("function").unwrap_or(func) } else { func };
     let callee = ctx.text(func).to_string();
     let last = crate::lower::last_segment(&callee).to_string();
     // `Response::default()` of a struct deriving Default: an empty value of the type.
@@ -1358,7 +1341,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         ctx.sdk_server = Some(span);
     }
     if ROUTER_CALLS.contains(&last.as_str())
-        && let Some(arguments) = node.child_by_field_name("arguments")
+        && let Some(arguments) = node.field("arguments")
     {
         // `post(handle)` and `post(routes::handle)` name a free function;
         // `post(Server::handle)` and `post(Self::handle)` a method of a type.
@@ -1527,9 +1510,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // on `Err`/`None`; on the other path the value is unwrapped.
     if func.kind() == "field_expression"
         && last == "unwrap_or_else"
-        && let [closure] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && let [closure] = node.field("arguments").map(children).unwrap_or_default().as_slice()
         && closure.kind() == "closure_expression"
-        && let Some(value) = func.child_by_field_name("value")
+        && let Some(value) = func.field("value")
     {
         // The value is computed once; what it holds decides (unknown: both ways).
         const HELD: &str = "<unwrap_or_else>";
@@ -1553,13 +1536,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         // `id.map(|id| reply(id))` runs the closure only when the option holds a value;
         // `id.is_some_and(|v| !v.is_null())` tests what it holds, and is false without one.
-        let arguments = node.child_by_field_name("arguments").map(children).unwrap_or_default();
-        if let ([closure], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+        let arguments = node.field("arguments").map(children).unwrap_or_default();
+        if let ([closure], Some(value)) = (arguments.as_slice(), func.field("value"))
             && closure.kind() == "closure_expression"
         {
             let recv = expr(ctx, value, facts);
             let param = closure
-                .child_by_field_name("parameters")
+                .field("parameters")
                 .and_then(|p| children(p).into_iter().next())
                 .map(|p| ctx.text(p).to_string());
             let mut then = Vec::new();
@@ -1580,7 +1563,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // method called on it would; `.map(Some)` wraps it in a variant the scan reads
         // through (`Some(x)` matches a value that is there). An `Err` stays the error.
         if last == "map"
-            && let ([path], Some(value)) = (arguments.as_slice(), func.child_by_field_name("value"))
+            && let ([path], Some(value)) = (arguments.as_slice(), func.field("value"))
             && match path.kind() {
                 "scoped_identifier" => is_conversion_path(ctx.text(*path)),
                 "identifier" => matches!(ctx.text(*path), "Some" | "Ok"),
@@ -1595,15 +1578,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // result (`|e| ..` first) the first runs on the error.
     if func.kind() == "field_expression"
         && last == "map_or_else"
-        && let [default, mapped] =
-            node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && let [default, mapped] = node.field("arguments").map(children).unwrap_or_default().as_slice()
         && default.kind() == "closure_expression"
         && mapped.kind() == "closure_expression"
-        && let Some(value) = func.child_by_field_name("value")
+        && let Some(value) = func.field("value")
     {
         let first_param = |closure: &Node| {
             closure
-                .child_by_field_name("parameters")
+                .field("parameters")
                 .and_then(|p| children(p).into_iter().next())
                 .map(|p| ctx.text(p).trim_start_matches("mut ").to_string())
                 .filter(|p| p.chars().all(|c| c.is_alphanumeric() || c == '_'))
@@ -1618,9 +1600,8 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             body,
             span,
         };
-        let has_params = |closure: &Node| {
-            closure.child_by_field_name("parameters").is_some_and(|p| !children(p).is_empty())
-        };
+        let has_params =
+            |closure: &Node| closure.field("parameters").is_some_and(|p| !children(p).is_empty());
         // A result: `Ok(v)` to the second closure, `Err(e)` to the first.
         if has_params(default) {
             let arms = vec![arm("Ok", param, on_value), arm("Err", error_param, on_empty)];
@@ -1639,15 +1620,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // iterator's `filter` is a chain of calls such as `.iter().filter(..)`).
     if func.kind() == "field_expression"
         && last == "filter"
-        && let Some(value) = func.child_by_field_name("value")
+        && let Some(value) = func.field("value")
         && (matches!(value.kind(), "identifier" | "field_expression")
             || (value.kind() == "call_expression" && ctx.text(value).contains(".get(")))
-        && let [closure] = node.child_by_field_name("arguments").map(children).unwrap_or_default().as_slice()
+        && let [closure] = node.field("arguments").map(children).unwrap_or_default().as_slice()
         && closure.kind() == "closure_expression"
     {
         let recv = expr(ctx, value, facts);
         let param = closure
-            .child_by_field_name("parameters")
+            .field("parameters")
             .and_then(|p| children(p).into_iter().next())
             .map(|p| ctx.text(p).trim_start_matches('&').to_string());
         let mut then = Vec::new();
@@ -1671,7 +1652,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if func.kind() == "field_expression"
         && matches!(last.as_str(), "ok_or" | "ok_or_else")
-        && let Some(value) = func.child_by_field_name("value")
+        && let Some(value) = func.field("value")
     {
         // `opt.ok_or_else(|| err)`: `Ok` of what the option holds, `Err` when it
         // holds nothing, so a `?` after it goes on with the value or returns.
@@ -1695,18 +1676,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
     if func.kind() == "field_expression"
         && matches!(last.as_str(), "map_err" | "context" | "with_context")
-        && let Some(value) = func.child_by_field_name("value")
+        && let Some(value) = func.field("value")
     {
         return error_adapter(ctx, node, value, &last, args, facts, span);
     }
     if func.kind() == "field_expression" && REGISTER_CALLS.contains(&last.as_str()) {
         // `handlers.insert("tools/list", on_list)` registers a handler by method name.
-        if let (Some(Expr::Str(method)), Some(arguments)) =
-            (args.first(), node.child_by_field_name("arguments"))
-        {
+        if let (Some(Expr::Str(method)), Some(arguments)) = (args.first(), node.field("arguments")) {
             let handler = children(arguments).get(1).map(|h| ctx.text(*h).to_string());
             if let Some(handler) = handler.filter(|_| crate::model::is_mcp_method(method)) {
-                let registry = func.child_by_field_name("value").map(|v| ctx.text(v)).unwrap_or("");
+                let registry = func.field("value").map(|v| ctx.text(v)).unwrap_or("");
                 facts.registrations.push(crate::model::Registration {
                     registry: registry.to_string(),
                     method: method.clone(),
@@ -1719,14 +1698,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `InitializedHandler {}.handle(request, session)`: the method of the type built
     // there (not any method of that name), as `InitializedHandler::handle(..)` is.
     if func.kind() == "field_expression"
-        && let Some(value) = func.child_by_field_name("value").filter(|v| v.kind() == "struct_expression")
-        && let Some(ty) = value.child_by_field_name("name").map(|t| ctx.text(t))
+        && let Some(value) = func.field("value").filter(|v| v.kind() == "struct_expression")
+        && let Some(ty) = value.field("name").map(|t| ctx.text(t))
     {
         let ty = ty.split('<').next().unwrap_or(ty).trim_end_matches("::");
         return call(format!("{ty}::{last}"), None, args, Vec::new(), span);
     }
     if func.kind() == "field_expression" {
-        let value = func.child_by_field_name("value");
+        let value = func.field("value");
         let receiver_text = value.map(|v| ctx.text(v)).unwrap_or("");
         if receiver_text.ends_with("stderr()") || receiver_text == "stderr" {
             return Expr::opaque(args);
@@ -1771,11 +1750,11 @@ fn error_adapter(
     const RESULT: &str = "mcp-conform/result";
     const ERROR: &str = "mcp-conform/error";
     let recv = expr(ctx, value, facts);
-    let argument = node.child_by_field_name("arguments").and_then(|a| children(a).into_iter().next());
+    let argument = node.field("arguments").and_then(|a| children(a).into_iter().next());
     let (binding, mapped) = match argument {
         Some(c) if adapter == "map_err" && c.kind() == "closure_expression" => {
             let param = c
-                .child_by_field_name("parameters")
+                .field("parameters")
                 .and_then(|p| children(p).into_iter().next())
                 .map(|p| ctx.text(p).to_string())
                 .filter(|p| p != "_");
