@@ -40,6 +40,18 @@ struct GoFactories<'a> {
     methods: HashMap<&'a str, Vec<FnId>>,
 }
 
+/// Shards of [`Program::resolve`]'s answers: the servers are judged in parallel.
+const RESOLVE_SHARDS: usize = 16;
+
+/// Answers by the hash of (caller, callee), each with the caller and the callee's
+/// text it answers (two may share a hash).
+type ResolveShard = std::sync::Mutex<HashMap<u64, Vec<(FnId, Box<str>, Option<FnId>)>>>;
+
+#[derive(Default)]
+struct ResolveCache {
+    shards: [ResolveShard; RESOLVE_SHARDS],
+}
+
 pub struct Program<'a> {
     files: &'a [FileFacts],
     file_index: HashMap<u32, usize>,
@@ -106,6 +118,8 @@ pub struct Program<'a> {
     /// Per function, built when first asked: the functions written inside its text,
     /// itself first (see `Program::bindings_within`).
     within: Vec<std::sync::OnceLock<Vec<FnId>>>,
+    /// What [`Program::resolve`] found, in shards by the hash of (caller, callee).
+    resolved: ResolveCache,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// The entry arguments each thread is looking for (see `Program::entry_argument`).
@@ -529,6 +543,7 @@ impl<'a> Program<'a> {
             external_instances,
             values,
             outer,
+            resolved: ResolveCache::default(),
             entry_arguments: std::sync::Mutex::default(),
             entry_arguments_open: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
@@ -701,6 +716,7 @@ impl<'a> Program<'a> {
         if crates.is_empty() {
             return;
         }
+        self.resolved = ResolveCache::default();
         self.rust_crates.extend(crates.iter().map(|(_, name)| name.replace('-', "_")));
         for file in self.files.iter().filter(|f| f.language == Language::Rust) {
             let local: Vec<String> = file
@@ -724,6 +740,7 @@ impl<'a> Program<'a> {
         if modules.is_empty() {
             return;
         }
+        self.resolved = ResolveCache::default();
         self.go_module_dirs = modules.iter().map(|(folder, _)| folder.clone()).collect();
         for file in self.files.iter().filter(|f| f.language == Language::Go) {
             let local: Vec<String> = file
@@ -1817,6 +1834,27 @@ impl<'a> Program<'a> {
     ///   method (or its one implementation's); an object literal's member is found by
     ///   its member name, on a value only; Rust's `Self::name()` is the impl's own.
     pub fn resolve(&self, callee: &str, from: FnId) -> Option<FnId> {
+        // The same call is resolved again by every probe that passes it: the answer
+        // depends only on the program, the caller and the text, so it is kept.
+        let hash = {
+            use std::hash::BuildHasher;
+            rustc_hash::FxBuildHasher.hash_one((from, callee))
+        };
+        let shard = &self.resolved.shards[(hash as usize) % RESOLVE_SHARDS];
+        if let Ok(known) = shard.lock()
+            && let Some(found) =
+                known.get(&hash).and_then(|v| v.iter().find(|(f, c, _)| *f == from && **c == *callee))
+        {
+            return found.2;
+        }
+        let found = self.resolve_uncached(callee, from);
+        if let Ok(mut known) = shard.lock() {
+            known.entry(hash).or_default().push((from, callee.into(), found));
+        }
+        found
+    }
+
+    fn resolve_uncached(&self, callee: &str, from: FnId) -> Option<FnId> {
         // A made-up closure name (`__fn_18_10`) is where the closure starts in its
         // file: the same spot in another file is another closure.
         if crate::lower::is_anonymous(callee) {
