@@ -665,11 +665,21 @@ const INVOKES_ARGUMENT: &[&str] = &[
     "call_user_func_array",
 ];
 
+/// `f` of every function, in order: on the worker threads when called from one (a
+/// scan), else on this thread (their larger stacks are for the deep walks).
+fn per_function<T: Send>(n: usize, f: impl Fn(FnId) -> T + Sync) -> Vec<T> {
+    use rayon::prelude::*;
+    if rayon::current_thread_index().is_some() {
+        (0..n).into_par_iter().map(&f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
+}
+
 fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
-    let mut calls = vec![Vec::new(); n];
-    let mut refs = vec![Vec::new(); n];
-    for id in 0..n {
+    let (mut calls, refs): (Vec<Vec<FnId>>, Vec<Vec<FnId>>) = per_function(n, |id| {
+        let (mut calls, mut refs) = (Vec::new(), Vec::new());
         let f = prog.function(id);
         // A function both referred to (`filter_map(handle)`) and called (`handle(x)`)
         // is a callee: each list keeps its own targets.
@@ -681,7 +691,7 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<
                 out.push(t);
             }
         };
-        let (c, r) = (&mut calls[id], &mut refs[id]);
+        let (c, r) = (&mut calls, &mut refs);
         walk_block(&f.body, &mut |e| match e {
             // `(function)(args)`: a callback invoked where it is handed over.
             Expr::Call { callee, receiver: Some(target), .. } if callee == "()" => {
@@ -756,7 +766,10 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<
             }
             _ => {}
         });
-    }
+        (calls, refs)
+    })
+    .into_iter()
+    .unzip();
     for &(target, _, h, _) in handed {
         if !calls[target].contains(&h) {
             calls[target].push(h);
@@ -903,24 +916,24 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         f.http_signature || (f.http_connection && prog.file_of(id).writes_http) || mounted(id)
     };
 
-    let mut dispatch: HashMap<FnId, (BTreeSet<String>, Span)> = HashMap::new();
-    for (id, callees) in edges.iter().enumerate() {
+    let dispatchers = per_function(n, |id| {
+        let callees = &edges[id];
         let (names, span) = dispatched_methods(prog, id);
         // One method name is enough when the function, or one it calls, builds the JSON-RPC reply.
         let replies_near = builds_reply(prog, id) || callees.iter().any(|&c| builds_reply(prog, c));
         // A vendored SDK's own dispatch is the SDK's business.
         if prog.file_of(id).sdk_library.is_some() {
-            continue;
+            return None;
         }
         // A middleware hands what it does not answer itself to the next handler: a
         // layer in front of a server, not one.
         if passes_on(prog, id) {
-            continue;
+            return None;
         }
-        if names.len() >= 2 || (names.len() == 1 && replies_near) {
-            dispatch.insert(id, (names, span.unwrap_or_default()));
-        }
-    }
+        (names.len() >= 2 || (names.len() == 1 && replies_near)).then(|| (names, span.unwrap_or_default()))
+    });
+    let dispatch: HashMap<FnId, (BTreeSet<String>, Span)> =
+        dispatchers.into_iter().enumerate().filter_map(|(id, d)| Some((id, d?))).collect();
     // Dispatchers connected by calls are one server: union by reachability.
     let mut ids: Vec<FnId> = dispatch.keys().copied().collect();
     ids.sort();

@@ -259,8 +259,9 @@ pub fn wanted(
     // A file in an unrelated folder is read only when it holds a weak marker (an
     // app using an MCP package names it), and must name a parsed module first.
     let importing = !modules.is_empty();
+    use rayon::prelude::*;
     let candidates: Vec<Deferred> = deferred
-        .iter()
+        .par_iter()
         .copied()
         .filter(|d| near(&files[d.index]) || same_go_module(&files[d.index]) || (d.weak && importing))
         .collect();
@@ -278,7 +279,6 @@ pub fn wanted(
     } else {
         None
     };
-    use rayon::prelude::*;
     let judged: Vec<(usize, Option<Seen>, bool)> = candidates
         .par_iter()
         .map(|d| {
