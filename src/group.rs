@@ -587,16 +587,29 @@ type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>);
 /// the scan cannot name (a handler imported from a package).
 fn callbacks(prog: &Program) -> Handed {
     let n = prog.functions.len();
-    let mut calling: HashMap<FnId, Vec<usize>> = HashMap::new();
     let mut closures: HashMap<FnId, Vec<FnId>> = HashMap::new();
     for id in 0..n {
         if let Some(outer) = prog.capturing_function(id) {
             closures.entry(outer).or_default().push(id);
         }
     }
-    let mut out = Vec::new();
-    let mut unnamed = Vec::new();
-    for id in 0..n {
+    // Which parameters a function calls, found once per function (on whichever thread
+    // asks first; the answer depends on the function alone).
+    let calling: std::sync::Mutex<HashMap<FnId, std::sync::Arc<Vec<usize>>>> = Default::default();
+    let called = |m: FnId| -> std::sync::Arc<Vec<usize>> {
+        if let Some(known) = calling.lock().ok().and_then(|c| c.get(&m).cloned()) {
+            return known;
+        }
+        let found = std::sync::Arc::new(called_params(prog, m, &closures));
+        if let Ok(mut c) = calling.lock() {
+            c.entry(m).or_insert_with(|| found.clone());
+        }
+        found
+    };
+    // Each function's calls on their own (a pair names its caller, so no two
+    // functions find the same one), in the functions' order.
+    let found = per_function(n, |id| {
+        let (mut out, mut unnamed) = (Vec::new(), Vec::new());
         walk_block(&prog.function(id).body, &mut |e| {
             let Expr::Call { callee, args, .. } = e else { return };
             if args.is_empty() {
@@ -620,9 +633,7 @@ fn callbacks(prog: &Program) -> Handed {
                     .copied()
                     .filter(|&m| m != id && prog.function(m).owner.is_some())
                     .filter(|&m| prog.related(here, prog.file_of(m)))
-                    .filter(|&m| {
-                        !calling.entry(m).or_insert_with(|| called_params(prog, m, &closures)).is_empty()
-                    })
+                    .filter(|&m| !called(m).is_empty())
                     .collect();
                 if let [only] = methods.as_slice()
                     && !targets.contains(only)
@@ -631,9 +642,7 @@ fn callbacks(prog: &Program) -> Handed {
                 }
             }
             for target in targets {
-                let positions =
-                    calling.entry(target).or_insert_with(|| called_params(prog, target, &closures));
-                for &i in positions.iter() {
+                for &i in called(target).iter() {
                     match args.get(i).map(|a| named_function(prog, a, id)) {
                         Some(Some(h)) if h != target && !out.contains(&(target, i, h, id)) => {
                             out.push((target, i, h, id))
@@ -644,6 +653,12 @@ fn callbacks(prog: &Program) -> Handed {
                 }
             }
         });
+        (out, unnamed)
+    });
+    let (mut out, mut unnamed) = (Vec::new(), Vec::new());
+    for (o, u) in found {
+        out.extend(o);
+        unnamed.extend(u);
     }
     (out, unnamed)
 }
@@ -665,15 +680,10 @@ const INVOKES_ARGUMENT: &[&str] = &[
     "call_user_func_array",
 ];
 
-/// `f` of every function, in order: on the worker threads when called from one (a
-/// scan), else on this thread (their larger stacks are for the deep walks).
+/// `f` of every function, in order (see [`crate::program::per_item`]).
 fn per_function<T: Send>(n: usize, f: impl Fn(FnId) -> T + Sync) -> Vec<T> {
-    use rayon::prelude::*;
-    if rayon::current_thread_index().is_some() {
-        (0..n).into_par_iter().map(&f).collect()
-    } else {
-        (0..n).map(f).collect()
-    }
+    let ids: Vec<FnId> = (0..n).collect();
+    crate::program::per_item(&ids, |&id| f(id))
 }
 
 fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
@@ -1009,8 +1019,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
 
     // Test code calls the dispatcher too, but it is not how messages arrive.
     let is_test = |f: FnId| prog.function(f).name.starts_with("test_");
-    let mut out = Vec::new();
-    for (gi, group) in groups.iter().enumerate() {
+    // Each group's servers are found apart from the others': on the worker threads.
+    let group_ids: Vec<usize> = (0..groups.len()).collect();
+    let mut out: Vec<Server> = crate::program::per_item(&group_ids, |&gi| {
+        let group = &groups[gi];
+        let mut out = Vec::new();
         let only_this = |f: FnId| reaches(f) == [gi];
         let near = |f: FnId| group.iter().any(|&d| prog.nested(prog.file_of(f), prog.file_of(d)));
         let mut entries: Vec<FnId> = ancestors[gi]
@@ -1116,7 +1129,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         if !own.iter().copied().chain(beside).any(|m| builds_reply(prog, m))
             && own.iter().any(|&m| builds_request(prog, m))
         {
-            continue;
+            return out;
         }
         // A vendored SDK's code that the server calls is the SDK's, as an installed
         // one's would be: not among the server's files.
@@ -1185,7 +1198,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let stdio: Vec<Entry> = other.into_iter().filter(reads_stdin).collect();
         if http.is_empty() || stdio.is_empty() {
             out.push(server);
-            continue;
+            return out;
         }
         for (entries, transport) in [(stdio, Transport::Stdio), (http, Transport::Http)] {
             let starts: Vec<FnId> = entries.iter().map(|e| e.function).collect();
@@ -1201,7 +1214,11 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 ..server.clone()
             });
         }
-    }
+        out
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     // A dispatch without MCP vocabulary counts only beside an MCP server in the same
     // folder tree (its notification handler, its lifecycle half); alone it is some
     // other JSON-RPC program.

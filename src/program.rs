@@ -236,6 +236,17 @@ fn walk_stores(block: &crate::model::Block, f: &mut impl FnMut(&str, &Expr, &Exp
 /// The members a function writes on values it did not create: `ctx.response = r`
 /// where `ctx` is a parameter or a variable of an enclosing function (a closure).
 /// `self`/`this` and the function's own locals are left out.
+/// `f` of every item, in order: on the worker threads when called from one (a
+/// scan), else on this thread (the pool's threads have the stacks deep walks need).
+pub fn per_item<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    use rayon::prelude::*;
+    if rayon::current_thread_index().is_some() {
+        items.par_iter().map(&f).collect()
+    } else {
+        items.iter().map(f).collect()
+    }
+}
+
 fn member_writes(f: &Function) -> Vec<&str> {
     let mut locals: Vec<&str> = Vec::new();
     let mut targets: Vec<&str> = Vec::new();
@@ -508,7 +519,7 @@ impl<'a> Program<'a> {
             classes.sort_unstable();
             classes.dedup();
         }
-        let writes = functions.iter().map(|(_, f)| member_writes(f)).collect();
+        let writes = per_item(&functions, |(_, f)| member_writes(f));
         let mut written_members: HashSet<&str> = HashSet::default();
         for (_, f) in &functions {
             crate::model::walk_statements(&f.body, &mut |stmt| {
@@ -519,7 +530,7 @@ impl<'a> Program<'a> {
                 }
             });
         }
-        let values = functions.iter().map(|(_, f)| value_names(f)).collect();
+        let values = per_item(&functions, |(_, f)| value_names(f));
         let outer = outer_functions(&functions);
         // A factory's inner function that the object it returns names is a member of
         // that object; a module-level function named in a table stays a function.
