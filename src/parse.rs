@@ -204,6 +204,38 @@ mod tests {
     }
 
     #[test]
+    fn fields_by_kept_id_match_tree_sitters_lookup_by_name_across_grammars() {
+        const NAMES: [&str; 8] =
+            ["name", "body", "function", "arguments", "left", "right", "value", "condition"];
+        let sources: [(Grammar, &[u8]); 5] = [
+            (Grammar::TypeScript, b"function f(a: number) { if (a > 1) { g(a, 2); } const x = a; }"),
+            (Grammar::Tsx, b"function f(a) { if (a > 1) { return <div>{g(a)}</div>; } }"),
+            (Grammar::Python, b"def f(a):\n    if a > 1:\n        g(a, 2)\n    x = a\n"),
+            (Grammar::Go, b"package m\nfunc f(a int) { if a > 1 { g(a, 2) }; x := a; _ = x }\n"),
+            (Grammar::TypeScript, b"class C { m(b) { while (b) { this.h(b); } } }"),
+        ];
+        let mut checked = 0;
+        // Grammars alternate on this thread, so the kept ids are dropped and found again.
+        for (grammar, src) in sources {
+            let tree = parse(grammar, src, Duration::from_secs(1)).expect("a tree");
+            let mut stack = vec![tree.root_node()];
+            while let Some(node) = stack.pop() {
+                for name in NAMES {
+                    assert_eq!(node.field(name), node.child_by_field_name(name), "{grammar:?} {name}");
+                    let (mut a, mut b) = (node.walk(), node.walk());
+                    let ours: Vec<_> = node.fields(name, &mut a).collect();
+                    let theirs: Vec<_> = node.children_by_field_name(name, &mut b).collect();
+                    assert_eq!(ours, theirs, "{grammar:?} {name}");
+                    checked += ours.len();
+                }
+                let mut cursor = node.walk();
+                stack.extend(node.children(&mut cursor));
+            }
+        }
+        assert!(checked > 20, "the snippets have fields to compare ({checked})");
+    }
+
+    #[test]
     fn parse_tolerates_syntax_errors() {
         let tree = parse(Grammar::Python, b"def f(:\n  return {", Duration::from_secs(1)).expect("a tree");
         assert!(tree.root_node().has_error());
