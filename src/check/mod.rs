@@ -840,7 +840,8 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let endpoint = self
             .prog
             .files()
-            .filter(|f| folders.contains(crate::model::dir_of(&f.path)))
+            // The field first: few files send the event, and every server asks.
+            .filter(|f| f.sse_endpoint.is_some() && folders.contains(crate::model::dir_of(&f.path)))
             .filter_map(|f| f.sse_endpoint)
             .min()?;
         // Per entry: whether some path answers `initialize` in its own response only
