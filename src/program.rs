@@ -98,6 +98,9 @@ pub struct Program<'a> {
     go_package_local: HashMap<&'a str, Vec<String>>,
     /// The folders of the repository's Go modules (where their `go.mod` files are).
     go_module_dirs: Vec<String>,
+    /// The folder of the repository's own package a Go file imports under an alias,
+    /// by (file, alias).
+    go_alias_local: HashMap<(&'a str, &'a str), String>,
     /// Per Rust file (by path): the folders of the workspace's crates it `use`s.
     crate_local: HashMap<&'a str, Vec<String>>,
     /// The names of the workspace's own crates (as `use` writes them, `_` for `-`).
@@ -233,9 +236,6 @@ fn walk_stores(block: &crate::model::Block, f: &mut impl FnMut(&str, &Expr, &Exp
     });
 }
 
-/// The members a function writes on values it did not create: `ctx.response = r`
-/// where `ctx` is a parameter or a variable of an enclosing function (a closure).
-/// `self`/`this` and the function's own locals are left out.
 /// `f` of every item, in order: on the worker threads when called from one (a
 /// scan), else on this thread (the pool's threads have the stacks deep walks need).
 pub fn per_item<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
@@ -247,6 +247,9 @@ pub fn per_item<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Ve
     }
 }
 
+/// The members a function writes on values it did not create: `ctx.response = r`
+/// where `ctx` is a parameter or a variable of an enclosing function (a closure).
+/// `self`/`this` and the function's own locals are left out.
 fn member_writes(f: &Function) -> Vec<&str> {
     let mut locals: Vec<&str> = Vec::new();
     let mut targets: Vec<&str> = Vec::new();
@@ -564,6 +567,7 @@ impl<'a> Program<'a> {
             go_local: HashMap::default(),
             go_package_local: HashMap::default(),
             go_module_dirs: Vec::new(),
+            go_alias_local: HashMap::default(),
             crate_local: HashMap::default(),
             rust_crates: HashSet::default(),
             writes,
@@ -753,23 +757,30 @@ impl<'a> Program<'a> {
         }
         self.resolved = ResolveCache::default();
         self.go_module_dirs = modules.iter().map(|(folder, _)| folder.clone()).collect();
+        // The folder of an import of one of the modules' own packages.
+        let local_dir = |import: &str| {
+            modules.iter().find_map(|(folder, module)| {
+                let rest = import.strip_prefix(module.as_str())?;
+                let rest = if rest.is_empty() { "" } else { rest.strip_prefix('/')? };
+                Some(match (folder.is_empty(), rest.is_empty()) {
+                    (true, _) => rest.to_string(),
+                    (false, true) => folder.clone(),
+                    (false, false) => format!("{folder}/{rest}"),
+                })
+            })
+        };
         for file in self.files.iter().filter(|f| f.language == Language::Go) {
             let local: Vec<String> = file
                 .imports
                 .iter()
                 .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
-                .filter_map(|import| {
-                    modules.iter().find_map(|(folder, module)| {
-                        let rest = import.strip_prefix(module.as_str())?;
-                        let rest = if rest.is_empty() { "" } else { rest.strip_prefix('/')? };
-                        Some(match (folder.is_empty(), rest.is_empty()) {
-                            (true, _) => rest.to_string(),
-                            (false, true) => folder.clone(),
-                            (false, false) => format!("{folder}/{rest}"),
-                        })
-                    })
-                })
+                .filter_map(local_dir)
                 .collect();
+            for (alias, import) in &file.go_aliases {
+                if let Some(dir) = local_dir(import) {
+                    self.go_alias_local.insert((file.path.as_str(), alias.as_str()), dir);
+                }
+            }
             if !local.is_empty() {
                 let package = self.go_package_local.entry(dir_of(&file.path)).or_default();
                 for d in &local {
@@ -1994,10 +2005,14 @@ impl<'a> Program<'a> {
             }
             // `initialize.Dispatch(..)` with the repository's package `.../initialize`
             // imported: that package's function, not another package's of that name.
+            // `pg.Dispatch(..)` with `pg "example.com/app/internal/ping"`: the alias names it.
             if fitting.len() > 1
-                && let Some(local) = self.go_local.get(caller.path.as_str())
-                && let Some(dir) =
-                    local.iter().find(|d| d.as_str() == qualifier || d.ends_with(&format!("/{qualifier}")))
+                && let Some(dir) = self.go_alias_local.get(&(caller.path.as_str(), qualifier)).or_else(|| {
+                    self.go_local
+                        .get(caller.path.as_str())?
+                        .iter()
+                        .find(|d| d.as_str() == qualifier || d.ends_with(&format!("/{qualifier}")))
+                })
                 && let Some(id) =
                     fitting.iter().copied().find(|id| dir_of(&self.file_of(*id).path) == dir.as_str())
             {
