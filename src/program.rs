@@ -118,9 +118,11 @@ pub struct Program<'a> {
     /// Per function, built when first asked: its assignments as (target, value),
     /// sorted by target and in the order written within one (see [`Program::assignments`]).
     assigns: Vec<std::sync::OnceLock<Vec<(&'a str, &'a Expr)>>>,
-    /// Per function, built when first asked: the functions written inside its text,
-    /// itself first (see `Program::bindings_within`).
-    within: Vec<std::sync::OnceLock<Vec<FnId>>>,
+    /// Per function, built when first asked: the assignments of the functions written
+    /// inside its text (itself first) as (target, function, value), sorted by target,
+    /// and by function and in the order written within one (see
+    /// `Program::bindings_within`).
+    within: Vec<std::sync::OnceLock<Vec<(&'a str, FnId, &'a Expr)>>>,
     /// What [`Program::resolve`] found, in shards by the hash of (caller, callee).
     resolved: ResolveCache,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
@@ -1555,14 +1557,21 @@ impl<'a> Program<'a> {
     fn bindings_within(&self, outer: FnId, name: &str) -> Vec<(FnId, &'a Expr)> {
         let within = self.within[outer].get_or_init(|| {
             let o = self.function(outer).span;
-            (0..self.functions.len())
+            let mut all: Vec<(&'a str, FnId, &'a Expr)> = (0..self.functions.len())
                 .filter(|&id| {
                     let i = self.function(id).span;
                     o.file == i.file && o.start <= i.start && i.end <= o.end
                 })
-                .collect()
+                .flat_map(|id| {
+                    self.assigns_of(id).iter().map(move |&(target, value)| (target, id, value))
+                })
+                .collect();
+            // Stable: by function, then as written, within one target.
+            all.sort_by_key(|&(target, _, _)| target);
+            all
         });
-        within.iter().flat_map(|&id| self.assignments(id, name).into_iter().map(move |v| (id, v))).collect()
+        let start = within.partition_point(|&(target, _, _)| target < name);
+        within[start..].iter().take_while(|&&(target, _, _)| target == name).map(|&(_, id, v)| (id, v)).collect()
     }
 
     /// The one value a function around `from` binds `name` to, however `from` is
@@ -1590,7 +1599,15 @@ impl<'a> Program<'a> {
 
     /// The values a function assigns to a name of its own, in order.
     pub fn assignments(&self, id: FnId, name: &str) -> Vec<&'a Expr> {
-        let all = self.assigns[id].get_or_init(|| {
+        let all = self.assigns_of(id);
+        let start = all.partition_point(|&(target, _)| target < name);
+        all[start..].iter().take_while(|&&(target, _)| target == name).map(|&(_, v)| v).collect()
+    }
+
+    /// A function's assignments as (target, value), sorted by target and in the order
+    /// written within one.
+    fn assigns_of(&self, id: FnId) -> &[(&'a str, &'a Expr)] {
+        self.assigns[id].get_or_init(|| {
             let mut all = Vec::new();
             crate::model::walk_statements(&self.function(id).body, &mut |st| {
                 if let Stmt::Assign { target, value, .. } = st {
@@ -1600,9 +1617,7 @@ impl<'a> Program<'a> {
             // Stable: one target's values stay in the order written.
             all.sort_by_key(|&(target, _)| target);
             all
-        });
-        let start = all.partition_point(|&(target, _)| target < name);
-        all[start..].iter().take_while(|&&(target, _)| target == name).map(|&(_, v)| v).collect()
+        })
     }
 
     /// What the one call of a function hands it at parameter `index`, when that is a
