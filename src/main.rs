@@ -77,7 +77,8 @@ struct ScanArgs {
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
     /// JSON format: add each server's analysis time in milliseconds (`analysis_ms`), which
-    /// varies from run to run.
+    /// varies from run to run, and the evaluation steps it took (`analysis_steps`), which
+    /// do not.
     #[arg(long)]
     timings: bool,
     /// List the checks and exit (same as `mcp-conform checks`).

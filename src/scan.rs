@@ -56,7 +56,7 @@ impl ScanOptions {
             per_file_ignores: Vec::new(),
             config_name: None,
             timings: false,
-            analysis_budget: Duration::from_millis(800),
+            analysis_budget: Duration::from_millis(1200),
             analysis_steps: crate::interp::MAX_SERVER_STEPS,
             include_generated: false,
         }
@@ -308,6 +308,9 @@ fn report(
         let started = Instant::now();
         let mut report =
             judge(&prog, server, &paths, checks, &suppressor, (opts.analysis_budget, opts.analysis_steps))?;
+        if !opts.timings {
+            report.analysis_steps = None;
+        }
         report.analysis_ms = opts.timings.then(|| started.elapsed().as_millis() as u64);
         Some((server.span, server.evidence.beside.clone(), report))
     };
@@ -563,5 +566,6 @@ fn judge(
         evidence: evidence(server, paths),
         checks,
         analysis_ms: None,
+        analysis_steps: Some(view.work_used() as u64),
     })
 }

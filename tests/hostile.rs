@@ -186,6 +186,24 @@ fn an_analysis_over_its_time_budget_skips_what_it_could_not_finish() {
     assert_eq!(passes.count(), 5);
 }
 
+/// `--timings` reports the steps each server's analysis took: the same on every run
+/// (unlike its milliseconds), and within the work bound.
+#[test]
+fn a_servers_analysis_steps_are_reported_and_repeat() {
+    let steps = || {
+        let mut opts = ScanOptions::new(vec!["fixtures/rust/many_paths".into()]);
+        opts.timings = true;
+        let report = mcp_conform::scan::scan(&opts).expect("scan runs");
+        report.servers[0].analysis_steps.expect("steps reported under --timings")
+    };
+    let first = steps();
+    assert!(first > 0 && first <= mcp_conform::interp::MAX_SERVER_STEPS as u64, "{first}");
+    assert_eq!(steps(), first);
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec!["fixtures/rust/many_paths".into()])).expect("scan");
+    assert_eq!(report.servers[0].analysis_steps, None, "only with --timings");
+}
+
 /// A class whose field default builds the class again: construction ends at the
 /// call depth bound (an unknown value), not in a stack overflow.
 #[test]

@@ -537,6 +537,8 @@ pub struct ServerView<'p, 'a> {
     deadline: std::time::Instant,
     /// Evaluation steps left for this server's probes.
     work_left: std::cell::Cell<usize>,
+    /// The steps given ([`ServerView::with_steps`]).
+    work_given: usize,
     /// The first cut seen by the check running now, and the probe it cut.
     cut_seen: RefCell<Option<(Cut, Probe)>>,
     /// Some path of some probe decided something on the message.
@@ -567,6 +569,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             cache: RefCell::new(HashMap::new()),
             deadline: std::time::Instant::now() + budget,
             work_left: std::cell::Cell::new(crate::interp::MAX_SERVER_STEPS),
+            work_given: crate::interp::MAX_SERVER_STEPS,
             cut_seen: RefCell::new(None),
             saw_message: std::cell::Cell::new(false),
             unseen_error: RefCell::new(None),
@@ -576,9 +579,15 @@ impl<'p, 'a> ServerView<'p, 'a> {
     }
 
     /// At most `steps` evaluation steps for all of this server's probes.
-    pub fn with_steps(self, steps: usize) -> Self {
+    pub fn with_steps(mut self, steps: usize) -> Self {
         self.work_left.set(steps);
+        self.work_given = steps;
         self
+    }
+
+    /// Evaluation steps the probes run so far took.
+    pub fn work_used(&self) -> usize {
+        self.work_given - self.work_left.get()
     }
 
     /// Whether the probes run so far reached a decision on the message.

@@ -1,7 +1,7 @@
 //! Branches: conditions decided by the probe, `match` arms, and what an
 //! undecided condition tells about the values on each side.
 
-use super::{Interp, State, Status, limit};
+use super::{Interp, State, Status};
 use crate::model::{Arm, Block, Expr, Pattern, Span, Stmt};
 use crate::value::{Effect, Value};
 
@@ -121,11 +121,16 @@ impl<'p, 'a> Interp<'p, 'a> {
         let here = self.here();
         let mut decodes = false;
         crate::model::walk_block(block, &mut |e| decodes |= matches!(e, Expr::Message(_)));
-        decodes
-            || callee_names(block)
-                .iter()
-                .filter_map(|c| self.prog.resolve(c, here).or_else(|| self.prog.made_function(c, here)))
-                .any(|f| self.toward(f, 0))
+        if decodes {
+            return true;
+        }
+        let names = callee_names(block);
+        // Looking is work the steps do not count: each name looked up counts as one.
+        self.work += names.len();
+        names
+            .iter()
+            .filter_map(|c| self.prog.resolve(c, here).or_else(|| self.prog.made_function(c, here)))
+            .any(|f| self.toward(f, 0))
     }
 
     /// The function a name a body calls or hands on stands for: one of the code's,
@@ -155,10 +160,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
         // Provisionally not, so that a cycle ends.
         self.toward_memo.insert(id, Toward::No { looked: reach });
-        let callees: Vec<crate::model::FnId> = callee_names(&self.prog.function(id).body)
-            .iter()
-            .filter_map(|c| self.callee_function(c, id))
-            .collect();
+        let names = callee_names(&self.prog.function(id).body);
+        self.work += names.len();
+        let callees: Vec<crate::model::FnId> = names.iter().filter_map(|c| self.callee_function(c, id)).collect();
         let found = callees.into_iter().any(|f| self.toward(f, depth + 1));
         self.toward_memo.insert(id, if found { Toward::Yes } else { Toward::No { looked: reach } });
         found
@@ -299,7 +303,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 }
             }
-            pending = limit(still, &mut self.cut);
+            pending = self.limit(still);
             if pending.is_empty() {
                 break;
             }

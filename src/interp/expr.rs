@@ -2492,7 +2492,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let mut states = vec![st];
         for element in list {
             let next = self.loop_item(states, targets, element, body);
-            states = super::limit(next, &mut self.cut);
+            states = self.limit(next);
             if self.steps.saturating_sub(start) > allowance || states.iter().all(|s| !s.running()) {
                 break;
             }

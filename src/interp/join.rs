@@ -71,15 +71,16 @@ fn same_outcome(a: &State, b: &State) -> bool {
         }
 }
 
-/// Joins paths that agree on all but their variables.
-pub(super) fn join_paths(states: Vec<State>) -> Vec<State> {
-    join_by(states, same_course)
+/// Joins paths that agree on all but their variables; `compared` counts the
+/// comparisons of two paths made.
+pub(super) fn join_paths(states: Vec<State>, compared: &mut usize) -> Vec<State> {
+    join_by(states, same_course, compared)
 }
 
 /// The stronger join for when joining by course is not enough: running paths with
 /// the same effects are one, whichever way they were routed.
-pub(super) fn join_outcomes(states: Vec<State>) -> Vec<State> {
-    join_by(states, same_outcome)
+pub(super) fn join_outcomes(states: Vec<State>, compared: &mut usize) -> Vec<State> {
+    join_by(states, same_outcome, compared)
 }
 
 /// Joins the paths of a list of values being evaluated: the values join like variables.
@@ -107,14 +108,17 @@ pub(super) fn join_valued(pairs: Vec<(State, Vec<Value>)>) -> Vec<(State, Vec<Va
         .collect()
 }
 
-fn join_by(states: Vec<State>, same: fn(&State, &State) -> bool) -> Vec<State> {
+fn join_by(states: Vec<State>, same: fn(&State, &State) -> bool, compared: &mut usize) -> Vec<State> {
     // Paths are compared only with the groups whose first path has the same effects
     // (hashed once per path): comparing every path with every group walked the
     // effects' values again and again on servers with many paths.
     let mut groups: Vec<(u64, Vec<State>)> = Vec::new();
     for s in states {
         let key = effects_key(&s.effects);
-        match groups.iter_mut().find(|(k, g)| *k == key && same(&g[0], &s)) {
+        match groups.iter_mut().find(|(k, g)| {
+            *compared += 1;
+            *k == key && same(&g[0], &s)
+        }) {
             Some((_, g)) => g.push(s),
             None => groups.push((key, vec![s])),
         }
@@ -302,7 +306,7 @@ mod tests {
 
     #[test]
     fn paths_that_differ_only_in_values_are_one() {
-        let joined = join_paths(vec![path(1, false), path(2, false), path(3, true)]);
+        let joined = join_paths(vec![path(1, false), path(2, false), path(3, true)], &mut 0);
         assert_eq!(joined.len(), 2, "two courses: with and without the effect");
         let plain = joined.iter().find(|s| s.effects.is_empty()).expect("the path without effects");
         assert!(matches!(plain.env["x"], Value::Unknown(_)), "1 or 2 is not known");

@@ -29,10 +29,17 @@ const MAX_CALL_DEPTH: usize = 24;
 /// Work bound for one probe.
 const MAX_STEPS: usize = 400_000;
 /// Work bound for all the probes of one server. Steps, not seconds, so that the
-/// verdicts are the same however loaded the machine is; on a small machine (2 cores)
-/// a step costs 0.5-2 µs, so this is 0.5-2 s. The time budget stays as the guard
-/// against work that steps do not count.
-pub const MAX_SERVER_STEPS: usize = 1_000_000;
+/// verdicts are the same however fast or loaded the machine is; on a small machine
+/// (2 cores) a step costs 0.2-1.1 µs on the servers of the corpus that reach the
+/// bound, so this is 0.15-0.8 s, below the time budget (`ScanOptions::analysis_budget`),
+/// which stays as the guard against work that steps do not count.
+pub const MAX_SERVER_STEPS: usize = 750_000;
+/// Comparisons of two paths that count as one step. Keeping a block's paths few
+/// (sorting, de-duplicating and joining them) costs time that grows with the number
+/// and size of the paths, not with the code followed; uncounted, it let servers with
+/// many paths reach the time budget first, which made their verdicts depend on the
+/// machine. A comparison costs about an eighth of a step.
+const COMPARISONS_PER_STEP: usize = 8;
 /// A function recursing with different arguments each time (a walker over nested
 /// values) is followed this deep; then its value is unknown. Without the bound the
 /// calls branch at every level, up to the call depth: exponential work.
@@ -309,8 +316,10 @@ pub struct Interp<'p, 'a> {
     stack: Vec<FnId>,
     depth: usize,
     steps: usize,
-    /// Steps over all rounds, against `allowance`.
+    /// Steps over all rounds, against `allowance` with `compared` (see [`Interp::work`]).
     work: usize,
+    /// Comparisons of two paths made over all rounds (see [`Interp::limit`]).
+    compared: usize,
     allowance: usize,
     /// Function bodies evaluated (not answered from the memo), over the whole run.
     pub calls: usize,
@@ -384,6 +393,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             depth: 0,
             steps: 0,
             work: 0,
+            compared: 0,
             allowance: usize::MAX,
             calls: 0,
             cut: None,
@@ -482,14 +492,27 @@ impl<'p, 'a> Interp<'p, 'a> {
         self
     }
 
-    /// Evaluation steps taken so far, over all rounds.
+    /// Work done so far, over all rounds: evaluation steps, names looked up to find
+    /// whether code leads to the server, and comparisons of paths
+    /// ([`COMPARISONS_PER_STEP`] to a step).
     pub fn work(&self) -> usize {
-        self.work
+        self.work + self.compared / COMPARISONS_PER_STEP
     }
 
     /// Notes that a bound cut the exploration short (the first one is kept).
     fn cut_short(&mut self, why: Cut) {
         self.cut.get_or_insert(why);
+    }
+
+    /// [`limit`] on this run's paths; the comparisons it makes count as work, so
+    /// that the work bound, not the time guard, stops a server whose time goes to
+    /// its many paths (the bound is steps so that verdicts do not depend on the
+    /// machine's speed).
+    fn limit(&mut self, states: Vec<State>) -> Vec<State> {
+        let mut compared = 0;
+        let states = limit(states, &mut self.cut, &mut compared);
+        self.compared += compared;
+        states
     }
 
     /// Whether the work bound or the time budget is used up; checked as steps are taken.
@@ -499,7 +522,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some(profile) = self.profile.as_mut() {
             *profile.entry(self.stack.last().copied().unwrap_or(0)).or_default() += 1;
         }
-        if self.work > self.allowance {
+        if self.work() > self.allowance {
             self.cut_short(Cut::Work);
             self.steps = MAX_STEPS + 1;
             return true;
@@ -751,7 +774,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     next.push(s);
                 }
             }
-            states = limit(next, &mut self.cut);
+            states = self.limit(next);
             if states.iter().all(|s| !s.running()) {
                 break;
             }
@@ -1091,17 +1114,24 @@ fn split_target(target: &str) -> (&str, Vec<String>) {
 
 /// Keeps the paths of a block few: duplicates go, paths that did the same things
 /// are joined, and only if that is not enough are some dropped (and the run marked
-/// incomplete).
-fn limit(mut states: Vec<State>, cut: &mut Option<Cut>) -> Vec<State> {
+/// incomplete). `compared` counts the comparisons of two paths made, the work that grows with
+/// the number and size of the paths rather than with the code followed.
+fn limit(mut states: Vec<State>, cut: &mut Option<Cut>, compared: &mut usize) -> Vec<State> {
     if states.len() > 1 {
-        states.sort();
-        states.dedup();
+        states.sort_by(|a, b| {
+            *compared += 1;
+            a.cmp(b)
+        });
+        states.dedup_by(|a, b| {
+            *compared += 1;
+            a == b
+        });
     }
     if states.len() > join::JOIN_AT {
-        states = join::join_paths(states);
+        states = join::join_paths(states, compared);
     }
     if states.len() > MAX_PATHS {
-        states = join::join_outcomes(states);
+        states = join::join_outcomes(states, compared);
     }
     if states.len() > MAX_PATHS {
         states = fewer_refusals(states);
@@ -1165,6 +1195,33 @@ mod tests {
         // With nothing but refusals, they are all there is to judge.
         let alone: Vec<State> = (0..10).map(refusal).collect();
         assert_eq!(fewer_refusals(alone).len(), 10);
+    }
+
+    /// Comparing paths to keep a block's paths few is work the bound counts: a run
+    /// given only the steps its statements take is cut by the work bound, so that
+    /// the time guard is not what stops a server with many paths.
+    #[test]
+    fn comparisons_of_paths_count_against_the_work_bound() {
+        let mut src = String::from("def handle(msg):\n    x = 0\n");
+        for i in 0..12 {
+            src.push_str(&format!("    if msg.get('k{i}'):\n        x = {i}\n    else:\n        x = {}\n", i + 100));
+        }
+        src.push_str("    return x\n");
+        let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("h.py"));
+        let tree = crate::parse::parse(grammar, src.as_bytes(), std::time::Duration::from_secs(5)).expect("parses");
+        let facts = crate::lower::lower(Language::Python, "h.py", src.as_bytes(), &tree, 0, &Default::default())
+            .expect("lowers");
+        let files = vec![facts];
+        let prog = Program::new(&files);
+        let handle = (0..prog.functions.len()).find(|&i| prog.function(i).name == "handle").expect("handle");
+        let mut whole = Interp::new(&prog, Probe::request("ping"), HashSet::default());
+        whole.run(handle);
+        assert_eq!(whole.cut, None);
+        assert!(whole.compared >= COMPARISONS_PER_STEP, "{} comparisons", whole.compared);
+        assert_eq!(whole.work(), whole.work + whole.compared / COMPARISONS_PER_STEP);
+        let mut bounded = Interp::new(&prog, Probe::request("ping"), HashSet::default()).with_allowance(whole.work);
+        bounded.run(handle);
+        assert_eq!(bounded.cut, Some(Cut::Work));
     }
 
     /// A function that recurses at two places with a different argument each time

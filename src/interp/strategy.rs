@@ -63,7 +63,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 }
             }
-            pending = super::limit(still, &mut self.cut);
+            pending = self.limit(still);
         }
         out.extend(pending.into_iter().map(|st| (st, Value::Null)));
         Some(out)

@@ -55,6 +55,10 @@ pub struct ServerReport {
     /// Milliseconds spent judging this server (only with `--timings`: it varies run to run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis_ms: Option<u64>,
+    /// Evaluation steps spent judging this server, against the work bound (only with
+    /// `--timings`; the same on every run and machine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis_steps: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
