@@ -570,9 +570,12 @@ pub struct FileFacts {
     /// Modules this file imports, as path hints (`mcp/transport`, `internal/mcp`):
     /// code there may be called from here even when the folders are not nested.
     pub imports: Vec<String>,
-    /// Go: the packages the file imports under an alias of its own, as (alias, import
-    /// path) (`cfg "example.com/app/config"` gives `("cfg", "example.com/app/config")`).
-    pub go_aliases: Vec<(String, String)>,
+    /// Modules the file names by a local name of its own, as (local name, module as
+    /// the import spells it). Go: packages imported under an alias (`cfg
+    /// "example.com/app/config"` gives `("cfg", "example.com/app/config")`). Python:
+    /// `import a.b as m` gives `("m", "a.b")`, `from .rpc import handlers as h` gives
+    /// `("h", ".rpc.handlers")` (the name may be a module's or a function's).
+    pub module_aliases: Vec<(String, String)>,
     /// Names this file imports from a package by name (not a relative path), with
     /// the package's last segment (`from acme.auth import check` gives
     /// `("check", "auth")`): when no scanned file or folder has that name, the name

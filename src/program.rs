@@ -360,6 +360,29 @@ fn external_instances<'f>(file: &'f FileFacts, file_names: &HashSet<&str>) -> Ha
     built
 }
 
+/// Whether the Python file at `path` is the module `module` as an import in the file
+/// at `importer` spells it: `app.rpc.handlers` is `app/rpc/handlers.py` (or its
+/// `__init__.py`), also under a source root (`src/app/rpc/handlers.py`); a relative
+/// `.handlers` or `..rpc.handlers` is found from the importer's folder.
+fn python_module_is(path: &str, module: &str, importer: &str) -> bool {
+    let stem = path.strip_suffix(".py").unwrap_or(path);
+    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+    let dots = module.len() - module.trim_start_matches('.').len();
+    let rest = module[dots..].replace('.', "/");
+    if dots == 0 {
+        return !rest.is_empty() && crate::model::ends_with_path(stem, &rest);
+    }
+    let mut base = dir_of(importer);
+    for _ in 1..dots {
+        base = dir_of(base);
+    }
+    match (base.is_empty(), rest.is_empty()) {
+        (_, true) => stem == base,
+        (true, false) => stem == rest,
+        (false, false) => stem.strip_prefix(base).and_then(|r| r.strip_prefix('/')) == Some(rest.as_str()),
+    }
+}
+
 /// Languages whose code calls each other's functions: TypeScript and JavaScript do.
 fn family(language: Language) -> Language {
     match language {
@@ -778,7 +801,7 @@ impl<'a> Program<'a> {
                 .filter_map(|i| i.strip_prefix(crate::model::GO_IMPORT))
                 .filter_map(local_dir)
                 .collect();
-            for (alias, import) in &file.go_aliases {
+            for (alias, import) in &file.module_aliases {
                 if let Some(dir) = local_dir(import) {
                     self.go_alias_local.insert((file.path.as_str(), alias.as_str()), dir);
                 }
@@ -2066,6 +2089,24 @@ impl<'a> Program<'a> {
         {
             return None;
         }
+        // `h.dispatch(msg)` with `import app.rpc.handlers as h` (or `from app.rpc import
+        // handlers as h`): the function of that module, not another module's of that
+        // name. Looked for only when more than one would fit.
+        if caller.language == Language::Python
+            && !qualifier.is_empty()
+            && !qualifier.contains(['.', '(', '['])
+            && !self.holds_value(from, qualifier)
+            && let Some((_, module)) = caller.module_aliases.iter().find(|(local, _)| local == qualifier)
+        {
+            let fitting: Vec<FnId> =
+                self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
+            if fitting.len() > 1
+                && let Some(id) =
+                    fitting.iter().copied().find(|id| python_module_is(&self.file_of(*id).path, module, &caller.path))
+            {
+                return Some(id);
+            }
+        }
         // `this.service.handle()`: a method of the class the field holds, when the
         // class's declarations say which; not the caller's own method of that name.
         let field = ["this.", "self.", "$this->"].iter().find_map(|p| qualifier.strip_prefix(p));
@@ -2551,4 +2592,23 @@ fn value_names(f: &Function) -> Vec<&str> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_module_is;
+
+    #[test]
+    fn python_modules_are_found_by_absolute_and_relative_imports() {
+        assert!(python_module_is("app/rpc/handlers.py", "app.rpc.handlers", "app/main.py"));
+        assert!(python_module_is("src/app/rpc/handlers.py", "app.rpc.handlers", "src/app/main.py"));
+        assert!(python_module_is("app/rpc/__init__.py", "app.rpc", "app/main.py"));
+        assert!(!python_module_is("app/legacy/handlers.py", "app.rpc.handlers", "app/main.py"));
+        assert!(!python_module_is("app/xrpc/handlers.py", "rpc.handlers", "app/main.py"));
+        assert!(python_module_is("app/rpc/handlers.py", ".rpc.handlers", "app/main.py"));
+        assert!(python_module_is("app/rpc/handlers.py", ".handlers", "app/rpc/server.py"));
+        assert!(python_module_is("app/rpc/handlers.py", "..rpc.handlers", "app/cli/main.py"));
+        assert!(python_module_is("handlers.py", ".handlers", "main.py"));
+        assert!(!python_module_is("app/legacy/handlers.py", ".handlers", "app/rpc/server.py"));
+    }
 }

@@ -687,7 +687,7 @@ pub fn lower(
         sdk_server: None,
         sdk_library: None,
         imports: Vec::new(),
-        go_aliases: Vec::new(),
+        module_aliases: Vec::new(),
         package_names: Vec::new(),
         http_handlers: Vec::new(),
         web_framework: false,

@@ -174,7 +174,7 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                     if let Some(alias) = alias.as_ref().filter(|a| !matches!(a.as_str(), "_" | "."))
                         && !path.is_empty()
                     {
-                        facts.go_aliases.push((alias.clone(), path.clone()));
+                        facts.module_aliases.push((alias.clone(), path.clone()));
                     }
                     if let Some(local) = alias.or_else(|| path.rsplit('/').next().map(str::to_string)) {
                         ctx.package_aliases.push(local);

@@ -196,7 +196,23 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
             if !local.is_empty() {
                 facts.package_names.push((local.to_string(), package.to_string()));
             }
+            if m.kind() == "aliased_import" && !local.is_empty() {
+                facts.module_aliases.push((local.to_string(), name.to_string()));
+            }
             continue;
+        }
+        // `from app.rpc import handlers as h`: `h.dispatch()` may call the module's.
+        let mut cursor = node.walk();
+        for imported in node.fields("name", &mut cursor) {
+            let (inner, local) = match imported.kind() {
+                "aliased_import" => (imported.field("name"), imported.field("alias")),
+                _ => (Some(imported), Some(imported)),
+            };
+            if let (Some(inner), Some(local)) = (inner, local) {
+                let sep = if name.ends_with('.') { "" } else { "." };
+                let module = format!("{name}{sep}{}", ctx.text(inner));
+                facts.module_aliases.push((ctx.text(local).to_string(), module));
+            }
         }
         // `from mcp.types import InitializeResult`: a model built from its fields.
         if frameworks::MODEL_MODULES.contains(&name) {
