@@ -56,7 +56,7 @@ impl ScanOptions {
             per_file_ignores: Vec::new(),
             config_name: None,
             timings: false,
-            analysis_budget: Duration::from_millis(1200),
+            analysis_budget: Duration::from_millis(1500),
             analysis_steps: crate::interp::MAX_SERVER_STEPS,
             include_generated: false,
         }

@@ -31,9 +31,9 @@ const MAX_STEPS: usize = 400_000;
 /// Work bound for all the probes of one server. Steps, not seconds, so that the
 /// verdicts are the same however fast or loaded the machine is; on a small machine
 /// (2 cores) a step costs 0.2-1.1 µs on the servers of the corpus that reach the
-/// bound, so this is 0.15-0.8 s, below the time budget (`ScanOptions::analysis_budget`),
+/// bound, so this is 0.2-1.1 s, below the time budget (`ScanOptions::analysis_budget`),
 /// which stays as the guard against work that steps do not count.
-pub const MAX_SERVER_STEPS: usize = 750_000;
+pub const MAX_SERVER_STEPS: usize = 1_000_000;
 /// Comparisons of two paths that count as one step. Keeping a block's paths few
 /// (sorting, de-duplicating and joining them) costs time that grows with the number
 /// and size of the paths, not with the code followed; uncounted, it let servers with
