@@ -122,7 +122,7 @@ pub struct Program<'a> {
     /// inside its text (itself first) as (target, function, value), sorted by target,
     /// and by function and in the order written within one (see
     /// `Program::bindings_within`).
-    within: Vec<std::sync::OnceLock<Vec<(&'a str, FnId, &'a Expr)>>>,
+    within: Vec<std::sync::OnceLock<Vec<Binding<'a>>>>,
     /// What [`Program::resolve`] found, in shards by the hash of (caller, callee).
     resolved: ResolveCache,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
@@ -359,6 +359,9 @@ fn external_instances<'f>(file: &'f FileFacts, file_names: &HashSet<&str>) -> Ha
     built.retain(|v| !other_call.contains(v));
     built
 }
+
+/// An assignment in a function: (target, the function, value).
+type Binding<'a> = (&'a str, FnId, &'a Expr);
 
 /// Whether the Python file at `path` is the module `module` as an import in the file
 /// at `importer` spells it: `app.rpc.handlers` is `app/rpc/handlers.py` (or its
@@ -1580,21 +1583,23 @@ impl<'a> Program<'a> {
     fn bindings_within(&self, outer: FnId, name: &str) -> Vec<(FnId, &'a Expr)> {
         let within = self.within[outer].get_or_init(|| {
             let o = self.function(outer).span;
-            let mut all: Vec<(&'a str, FnId, &'a Expr)> = (0..self.functions.len())
+            let mut all: Vec<Binding<'a>> = (0..self.functions.len())
                 .filter(|&id| {
                     let i = self.function(id).span;
                     o.file == i.file && o.start <= i.start && i.end <= o.end
                 })
-                .flat_map(|id| {
-                    self.assigns_of(id).iter().map(move |&(target, value)| (target, id, value))
-                })
+                .flat_map(|id| self.assigns_of(id).iter().map(move |&(target, value)| (target, id, value)))
                 .collect();
             // Stable: by function, then as written, within one target.
             all.sort_by_key(|&(target, _, _)| target);
             all
         });
         let start = within.partition_point(|&(target, _, _)| target < name);
-        within[start..].iter().take_while(|&&(target, _, _)| target == name).map(|&(_, id, v)| (id, v)).collect()
+        within[start..]
+            .iter()
+            .take_while(|&&(target, _, _)| target == name)
+            .map(|&(_, id, v)| (id, v))
+            .collect()
     }
 
     /// The one value a function around `from` binds `name` to, however `from` is
@@ -2101,8 +2106,10 @@ impl<'a> Program<'a> {
             let fitting: Vec<FnId> =
                 self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
             if fitting.len() > 1
-                && let Some(id) =
-                    fitting.iter().copied().find(|id| python_module_is(&self.file_of(*id).path, module, &caller.path))
+                && let Some(id) = fitting
+                    .iter()
+                    .copied()
+                    .find(|id| python_module_is(&self.file_of(*id).path, module, &caller.path))
             {
                 return Some(id);
             }

@@ -162,7 +162,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.toward_memo.insert(id, Toward::No { looked: reach });
         let names = callee_names(&self.prog.function(id).body);
         self.work += names.len();
-        let callees: Vec<crate::model::FnId> = names.iter().filter_map(|c| self.callee_function(c, id)).collect();
+        let callees: Vec<crate::model::FnId> =
+            names.iter().filter_map(|c| self.callee_function(c, id)).collect();
         let found = callees.into_iter().any(|f| self.toward(f, depth + 1));
         self.toward_memo.insert(id, if found { Toward::Yes } else { Toward::No { looked: reach } });
         found

@@ -1204,13 +1204,18 @@ mod tests {
     fn comparisons_of_paths_count_against_the_work_bound() {
         let mut src = String::from("def handle(msg):\n    x = 0\n");
         for i in 0..12 {
-            src.push_str(&format!("    if msg.get('k{i}'):\n        x = {i}\n    else:\n        x = {}\n", i + 100));
+            src.push_str(&format!(
+                "    if msg.get('k{i}'):\n        x = {i}\n    else:\n        x = {}\n",
+                i + 100
+            ));
         }
         src.push_str("    return x\n");
         let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("h.py"));
-        let tree = crate::parse::parse(grammar, src.as_bytes(), std::time::Duration::from_secs(5)).expect("parses");
-        let facts = crate::lower::lower(Language::Python, "h.py", src.as_bytes(), &tree, 0, &Default::default())
-            .expect("lowers");
+        let tree =
+            crate::parse::parse(grammar, src.as_bytes(), std::time::Duration::from_secs(5)).expect("parses");
+        let facts =
+            crate::lower::lower(Language::Python, "h.py", src.as_bytes(), &tree, 0, &Default::default())
+                .expect("lowers");
         let files = vec![facts];
         let prog = Program::new(&files);
         let handle = (0..prog.functions.len()).find(|&i| prog.function(i).name == "handle").expect("handle");
@@ -1219,7 +1224,8 @@ mod tests {
         assert_eq!(whole.cut, None);
         assert!(whole.compared >= COMPARISONS_PER_STEP, "{} comparisons", whole.compared);
         assert_eq!(whole.work(), whole.work + whole.compared / COMPARISONS_PER_STEP);
-        let mut bounded = Interp::new(&prog, Probe::request("ping"), HashSet::default()).with_allowance(whole.work);
+        let mut bounded =
+            Interp::new(&prog, Probe::request("ping"), HashSet::default()).with_allowance(whole.work);
         bounded.run(handle);
         assert_eq!(bounded.cut, Some(Cut::Work));
     }
