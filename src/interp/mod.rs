@@ -1197,6 +1197,21 @@ mod tests {
         assert_eq!(fewer_refusals(alone).len(), 10);
     }
 
+    /// The facts of one Python file, `s.py`.
+    fn python_file(src: &[u8]) -> Vec<crate::model::FileFacts> {
+        let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("s.py"));
+        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
+        vec![
+            crate::lower::lower(Language::Python, "s.py", src, &tree, 0, &Default::default())
+                .expect("lowers"),
+        ]
+    }
+
+    /// The function of that name.
+    fn named(prog: &Program, name: &str) -> FnId {
+        (0..prog.functions.len()).find(|&i| prog.function(i).name == name).expect("the function")
+    }
+
     /// Comparing paths to keep a block's paths few is work the bound counts: a run
     /// given only the steps its statements take is cut by the work bound, so that
     /// the time guard is not what stops a server with many paths.
@@ -1210,15 +1225,9 @@ mod tests {
             ));
         }
         src.push_str("    return x\n");
-        let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("h.py"));
-        let tree =
-            crate::parse::parse(grammar, src.as_bytes(), std::time::Duration::from_secs(5)).expect("parses");
-        let facts =
-            crate::lower::lower(Language::Python, "h.py", src.as_bytes(), &tree, 0, &Default::default())
-                .expect("lowers");
-        let files = vec![facts];
+        let files = python_file(src.as_bytes());
         let prog = Program::new(&files);
-        let handle = (0..prog.functions.len()).find(|&i| prog.function(i).name == "handle").expect("handle");
+        let handle = named(&prog, "handle");
         let mut whole = Interp::new(&prog, Probe::request("ping"), HashSet::default());
         whole.run(handle);
         assert_eq!(whole.cut, None);
@@ -1236,13 +1245,9 @@ mod tests {
     #[test]
     fn recursion_with_changing_arguments_is_bounded() {
         let src = b"def walk(value):\n    walk([value, 1])\n    walk([value, 2])\n    return value\n";
-        let grammar = crate::parse::Grammar::of(Language::Python, std::path::Path::new("w.py"));
-        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
-        let facts = crate::lower::lower(Language::Python, "w.py", src, &tree, 0, &Default::default())
-            .expect("lowers");
-        let files = vec![facts];
+        let files = python_file(src);
         let prog = Program::new(&files);
-        let walk = (0..prog.functions.len()).find(|&i| prog.function(i).name == "walk").expect("walk");
+        let walk = named(&prog, "walk");
         let mut interp = Interp::new(&prog, Probe::request("ping"), HashSet::default());
         interp.run(walk);
         assert!(interp.calls <= 2usize.pow(MAX_RECURSION as u32), "{} calls", interp.calls);
