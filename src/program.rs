@@ -125,6 +125,10 @@ pub struct Program<'a> {
     within: Vec<std::sync::OnceLock<Vec<Binding<'a>>>>,
     /// What [`Program::resolve`] found, in shards by the hash of (caller, callee).
     resolved: ResolveCache,
+    /// What [`Program::constructor_field`] found, by (class, caller's file, field):
+    /// the class by its declaration's address, as `Program::class` picks it for the
+    /// caller (the constructor and the bases are looked up from the caller's file).
+    constructor_fields: std::sync::Mutex<HashMap<CtorFieldKey, Option<&'a Expr>>>,
     /// What [`Program::entry_argument`] found, by (entry, parameter).
     entry_arguments: std::sync::Mutex<HashMap<(FnId, usize), Option<&'a Expr>>>,
     /// The entry arguments each thread is looking for (see `Program::entry_argument`).
@@ -360,6 +364,10 @@ fn external_instances<'f>(file: &'f FileFacts, file_names: &HashSet<&str>) -> Ha
     built
 }
 
+/// A constructor field asked for: (the class declaration's address, the caller's
+/// file, the field).
+type CtorFieldKey = (usize, u32, String);
+
 /// An assignment in a function: (target, the function, value).
 type Binding<'a> = (&'a str, FnId, &'a Expr);
 
@@ -586,6 +594,7 @@ impl<'a> Program<'a> {
             values,
             outer,
             resolved: ResolveCache::default(),
+            constructor_fields: std::sync::Mutex::new(HashMap::default()),
             entry_arguments: std::sync::Mutex::default(),
             entry_arguments_open: std::sync::Mutex::default(),
             calls: std::sync::OnceLock::new(),
@@ -1414,7 +1423,6 @@ impl<'a> Program<'a> {
         best.map(|(_, item)| item).or(if anywhere { fallback } else { None })
     }
 
-    /// Whether a function is a closure inside another one.
     /// What the constructor of `from`'s class sets `self.field` to, when it alone
     /// sets it (no other method of the class writes it) and from nothing the
     /// constructor is given: the value the field holds in every method
@@ -1422,6 +1430,31 @@ impl<'a> Program<'a> {
     pub fn constructor_field(&self, from: FnId, field: &str) -> Option<&'a Expr> {
         let owner = self.function(from).owner.as_deref()?;
         let class = self.class(owner, from)?;
+        // The answer depends on the class, the caller's file and the field only; a
+        // server's probes ask for the same fields on every variable read.
+        let key = (
+            class as *const crate::model::ClassDef as usize,
+            self.function(from).span.file,
+            field.to_string(),
+        );
+        if let Ok(known) = self.constructor_fields.lock()
+            && let Some(found) = known.get(&key)
+        {
+            return *found;
+        }
+        let found = self.find_constructor_field(class, from, field);
+        if let Ok(mut known) = self.constructor_fields.lock() {
+            known.insert(key, found);
+        }
+        found
+    }
+
+    fn find_constructor_field(
+        &self,
+        class: &'a crate::model::ClassDef,
+        from: FnId,
+        field: &str,
+    ) -> Option<&'a Expr> {
         let ctor = ["__init__", "__construct", "constructor", "new"]
             .iter()
             .find_map(|c| self.method(&class.name, c, from))?;
