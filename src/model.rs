@@ -575,6 +575,8 @@ pub struct FileFacts {
     /// "example.com/app/config"` gives `("cfg", "example.com/app/config")`). Python:
     /// `import a.b as m` gives `("m", "a.b")`, `from .rpc import handlers as h` gives
     /// `("h", ".rpc.handlers")` (the name may be a module's or a function's).
+    /// JavaScript: `import * as h from "./rpc/handlers"` in `src/main.ts` gives
+    /// `("h", "src/rpc/handlers")`, the path resolved from the scan's root.
     pub module_aliases: Vec<(String, String)>,
     /// Names this file imports from a package by name (not a relative path), with
     /// the package's last segment (`from acme.auth import check` gives

@@ -371,6 +371,14 @@ type CtorFieldKey = (usize, u32, String);
 /// An assignment in a function: (target, the function, value).
 type Binding<'a> = (&'a str, FnId, &'a Expr);
 
+/// Whether the JavaScript or TypeScript file at `path` is the module `module`, a
+/// relative import already resolved from the scan's root without its extension
+/// (`src/rpc/handlers`): that file, or the folder's `index` file.
+fn script_module_is(path: &str, module: &str) -> bool {
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    stem == module || stem.strip_suffix("/index") == Some(module)
+}
+
 /// Whether the Python file at `path` is the module `module` as an import in the file
 /// at `importer` spells it: `app.rpc.handlers` is `app/rpc/handlers.py` (or its
 /// `__init__.py`), also under a source root (`src/app/rpc/handlers.py`); a relative
@@ -2128,21 +2136,23 @@ impl<'a> Program<'a> {
             return None;
         }
         // `h.dispatch(msg)` with `import app.rpc.handlers as h` (or `from app.rpc import
-        // handlers as h`): the function of that module, not another module's of that
-        // name. Looked for only when more than one would fit.
-        if caller.language == Language::Python
+        // handlers as h`), or JavaScript's `import * as h from "./rpc/handlers"`: the
+        // function of that module, not another module's of that name. Looked for only
+        // when more than one would fit.
+        if matches!(family, Language::Python | Language::TypeScript)
             && !qualifier.is_empty()
             && !qualifier.contains(['.', '(', '['])
             && !self.holds_value(from, qualifier)
             && let Some((_, module)) = caller.module_aliases.iter().find(|(local, _)| local == qualifier)
         {
+            let is_module = |path: &str| match family {
+                Language::Python => python_module_is(path, module, &caller.path),
+                _ => script_module_is(path, module),
+            };
             let fitting: Vec<FnId> =
                 self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
             if fitting.len() > 1
-                && let Some(id) = fitting
-                    .iter()
-                    .copied()
-                    .find(|id| python_module_is(&self.file_of(*id).path, module, &caller.path))
+                && let Some(id) = fitting.iter().copied().find(|id| is_module(&self.file_of(*id).path))
             {
                 return Some(id);
             }
@@ -2650,5 +2660,14 @@ mod tests {
         assert!(python_module_is("app/rpc/handlers.py", "..rpc.handlers", "app/cli/main.py"));
         assert!(python_module_is("handlers.py", ".handlers", "main.py"));
         assert!(!python_module_is("app/legacy/handlers.py", ".handlers", "app/rpc/server.py"));
+    }
+
+    #[test]
+    fn script_modules_are_found_by_their_resolved_path() {
+        use super::script_module_is;
+        assert!(script_module_is("src/rpc/handlers.ts", "src/rpc/handlers"));
+        assert!(script_module_is("src/rpc/index.js", "src/rpc"));
+        assert!(!script_module_is("src/legacy/handlers.ts", "src/rpc/handlers"));
+        assert!(!script_module_is("lib/src/rpc/handlers.ts", "src/rpc/handlers"));
     }
 }

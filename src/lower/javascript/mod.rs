@@ -311,6 +311,19 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
     }
 }
 
+/// `import * as rpc from "./rpc/handlers"`: `rpc` names the file the relative path
+/// resolves to (`rpc.dispatch(..)` is that file's `dispatch`).
+fn note_namespace_import(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
+    let Some(resolved) = super::relative_module(&facts.path, module) else { return };
+    for clause in children(node).into_iter().filter(|c| c.kind() == "import_clause") {
+        for n in children(clause).into_iter().filter(|c| c.kind() == "namespace_import") {
+            if let Some(local) = children(n).into_iter().find(|c| c.kind() == "identifier") {
+                facts.module_aliases.push((ctx.text(local).to_string(), resolved.clone()));
+            }
+        }
+    }
+}
+
 fn note_import(ctx: &mut Ctx, module: &str, span: Span, facts: &mut FileFacts) {
     for (package, name) in frameworks::STATUS_ENUMS {
         if module == *package && !ctx.status_enums.contains(name) {
@@ -796,6 +809,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         }
         let source = child.field("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
         note_package_names(ctx, child, &source, facts);
+        note_namespace_import(ctx, child, &source, facts);
         if frameworks::SDK_TYPES_MODULES.contains(&source.as_str()) {
             note_sdk_types(ctx, child);
         }
