@@ -368,6 +368,12 @@ fn external_instances<'f>(file: &'f FileFacts, file_names: &HashSet<&str>) -> Ha
 /// file, the field).
 type CtorFieldKey = (usize, u32, String);
 
+thread_local! {
+    /// The (function, local) pairs [`Program::factory_member`] is looking at on this
+    /// thread, innermost last.
+    static FACTORY_LOOKUPS: std::cell::RefCell<Vec<(FnId, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// An assignment in a function: (target, the function, value).
 type Binding<'a> = (&'a str, FnId, &'a Expr);
 
@@ -906,7 +912,17 @@ impl<'a> Program<'a> {
         {
             return None;
         }
-        let factory = self.resolve(callee, from)?;
+        // A local whose one assignment calls through the local itself (`server =
+        // server.connect(..)`, as broken code can read) would resolve back here: on
+        // this thread, a (function, local) already being looked at has no factory.
+        let key = (from, var.to_string());
+        if FACTORY_LOOKUPS.with(|open| open.borrow().contains(&key)) {
+            return None;
+        }
+        FACTORY_LOOKUPS.with(|open| open.borrow_mut().push(key));
+        let factory = self.resolve(callee, from);
+        FACTORY_LOOKUPS.with(|open| open.borrow_mut().pop());
+        let factory = factory?;
         self.named(name)
             .iter()
             .copied()
@@ -2062,6 +2078,10 @@ impl<'a> Program<'a> {
                     !on_value || f.owner.is_some()
                 }
         };
+        // Every function of the name that fits, for the rules that pick one among several.
+        let all_fitting = || -> Vec<FnId> {
+            self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect()
+        };
         // Go resolves a bare name in its own package: the files of the same folder; and
         // `http.NewRequest` names the standard library's package, never a function of
         // the scanned code.
@@ -2079,8 +2099,7 @@ impl<'a> Program<'a> {
         // package `mcp` (one of the repository's own), not of another package's type
         // with a method of that name. Looked for only when more than one would fit.
         if caller.language == Language::Go && !qualifier.is_empty() && !qualifier.contains(['.', '(', '[']) {
-            let fitting: Vec<FnId> =
-                self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
+            let fitting = all_fitting();
             if fitting.len() > 1
                 && let Some(dir) = self.go_package_of_value(from, qualifier)
                 && let Some(id) = fitting.iter().copied().find(|id| dir_of(&self.file_of(*id).path) == dir)
@@ -2149,8 +2168,7 @@ impl<'a> Program<'a> {
                 Language::Python => python_module_is(path, module, &caller.path),
                 _ => script_module_is(path, module),
             };
-            let fitting: Vec<FnId> =
-                self.by_name.get(name).into_iter().flatten().copied().filter(|id| fits(id)).collect();
+            let fitting = all_fitting();
             if fitting.len() > 1
                 && let Some(id) = fitting.iter().copied().find(|id| is_module(&self.file_of(*id).path))
             {

@@ -204,6 +204,34 @@ fn a_servers_analysis_steps_are_reported_and_repeat() {
     assert_eq!(report.servers[0].analysis_steps, None, "only with --timings");
 }
 
+/// Broken code whose local is assigned a call through itself (`const server = new
+/// Mcpt server.connect(..)` parses so) beside a dispatcher that calls a method on
+/// a local: resolving the call looked for the local's factory, which resolved the
+/// same call again, until the stack overflowed. The scan ends and reports.
+#[test]
+fn a_local_assigned_a_call_through_itself_does_not_recurse_forever() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n\
+import { StdioServerTransport } from \"@modelcontextprotocol/sdk/server/stdio.js\";\n\n\
+const server = new Mcpt server.connect(new StdioServerTransport());\n";
+    let router = r#"async function handleRpc(req, res) {
+  const { method, id } = req.body;
+  switch (method) {
+    case 'ping':
+      return res.json({ jsonrpc: '2.0', id, result: {} });
+    default:
+      return res.status(400).json({ jsonrpc: '2.0', id: id || null, error: { code: -32601, message: 'unknown' } });
+  }
+}
+module.exports = { handleRpc };
+"#;
+    std::fs::write(dir.path().join("a.ts"), broken).expect("write");
+    std::fs::write(dir.path().join("b.js"), router).expect("write");
+    let report =
+        mcp_conform::scan::scan(&ScanOptions::new(vec![dir.path().to_path_buf()])).expect("scan runs");
+    assert_eq!(report.stats.files_seen, 2);
+}
+
 /// A class whose field default builds the class again: construction ends at the
 /// call depth bound (an unknown value), not in a stack overflow.
 #[test]
