@@ -158,15 +158,18 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
     let root = scan_root(&opts.paths);
     // Strong files first; then, in rounds, the deferred files that hold a name the
     // parsed ones define or call (a transport calling the dispatcher, a helper).
-    let mut results: Vec<FileResult> =
-        found.files.par_iter().enumerate().map(|(i, c)| process(i as u32, c, &root, opts, false)).collect();
+    let mut results: Vec<FileResult> = found
+        .files
+        .par_iter()
+        .enumerate()
+        .map_init(Vec::new, |buf, (i, c)| process(i as u32, c, &root, opts, false, buf))
+        .collect();
     let mut memo = crate::stage::Memo::default();
     for _ in 0..MAX_ROUNDS {
-        let read = |i: usize| {
+        let read = |i: usize, buf: &mut Vec<u8>| {
             let c = &found.files[i];
-            read_capped(&c.path(&root), c.size, opts.max_file_size)
-                .ok()
-                .filter(|b| b.len() as u64 <= opts.max_file_size)
+            read_capped(&c.path(&root), c.size, opts.max_file_size, buf).is_ok()
+                && buf.len() as u64 <= opts.max_file_size
         };
         let wanted = crate::stage::wanted(
             &found.files,
@@ -179,8 +182,10 @@ fn judge_in_pool(found: discover::Discovered, opts: &ScanOptions, started: Insta
         if wanted.is_empty() {
             break;
         }
-        let more: Vec<(usize, FileResult)> =
-            wanted.par_iter().map(|&i| (i, process(i as u32, &found.files[i], &root, opts, true))).collect();
+        let more: Vec<(usize, FileResult)> = wanted
+            .par_iter()
+            .map_init(Vec::new, |buf, &i| (i, process(i as u32, &found.files[i], &root, opts, true, buf)))
+            .collect();
         for (i, r) in more {
             results[i] = match r {
                 // Read again, it no longer holds what it did: leave it.
@@ -367,33 +372,42 @@ fn report(
 /// Room made for a file of unknown length: most source files are smaller.
 const TYPICAL_SOURCE: u64 = 16 * 1024;
 
-/// Reads a file, at most one byte past the size cap. Room for its length (and one
-/// byte more, to see the end) makes the read two system calls instead of a dozen
-/// growing ones; `size` is the length seen at discovery, 0 when not known.
-fn read_capped(path: &Path, size: u64, cap: u64) -> std::io::Result<Vec<u8>> {
+/// Reads a file into `buf` (emptied first), at most one byte past the size cap. Room
+/// for its length (and one byte more, to see the end) makes the read two system
+/// calls instead of a dozen growing ones; `size` is the length seen at discovery, 0
+/// when not known. The buffer is the caller's to use again: a scan reads every file
+/// once, and a fresh buffer per file cost an allocation and new pages each time.
+fn read_capped(path: &Path, size: u64, cap: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
     use std::io::Read;
+    buf.clear();
     let file = std::fs::File::open(path)?;
     // A folder walk does not stat its files, and asking the open file costs a system
     // call per file: room for a typical source file instead (a larger one grows).
     let size = if size > 0 { size } else { TYPICAL_SOURCE };
     let room = size.min(cap).saturating_add(1);
-    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
-    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    buf.reserve(usize::try_from(room).unwrap_or(0));
+    file.take(cap.saturating_add(1)).read_to_end(buf)?;
+    Ok(())
 }
 
 /// Reads and analyses one file; `wanted` parses it whatever its evidence (a strong
 /// file needs a name it may define).
-fn process(index: u32, c: &Candidate, root: &Path, opts: &ScanOptions, wanted: bool) -> FileResult {
-    let bytes = match read_capped(&c.path(root), c.size, opts.max_file_size) {
-        Ok(b) => b,
-        Err(e) => return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e))),
-    };
+fn process(
+    index: u32,
+    c: &Candidate,
+    root: &Path,
+    opts: &ScanOptions,
+    wanted: bool,
+    bytes: &mut Vec<u8>,
+) -> FileResult {
+    if let Err(e) = read_capped(&c.path(root), c.size, opts.max_file_size, bytes) {
+        return FileResult::Skipped(format!("cannot read: {}", discover::plain_io(&e)));
+    }
     if bytes.len() as u64 > opts.max_file_size {
         return FileResult::Skipped(format!("larger than the {}-byte size cap", opts.max_file_size));
     }
     let grammar = parse::Grammar::of(c.language, Path::new(&*c.display));
-    analyse(index, c.language, grammar, &c.display, &bytes, opts, wanted)
+    analyse(index, c.language, grammar, &c.display, bytes, opts, wanted)
 }
 
 /// Prefilter, parse and lower one file's bytes.

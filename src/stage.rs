@@ -153,36 +153,109 @@ struct Seen {
 }
 
 /// Searchers over the ids from a starting id to the end, one per start a file needs.
-struct Searchers {
-    by_start: HashMap<u32, AhoCorasick>,
+struct Searchers<S> {
+    by_start: HashMap<u32, S>,
     len: u32,
 }
 
-impl Searchers {
-    /// `None` when an automaton cannot be built (the round then looks for nothing).
+impl<S> Searchers<S> {
+    /// `None` when a searcher cannot be built (the round then looks for nothing).
     fn build(
         interner: &Interner,
         starts: impl Iterator<Item = u32>,
-        kind: aho_corasick::MatchKind,
-    ) -> Option<Searchers> {
+        make: impl Fn(&[String]) -> Option<S>,
+    ) -> Option<Searchers<S>> {
         let mut by_start = HashMap::default();
         for start in starts {
             if start >= interner.len() || by_start.contains_key(&start) {
                 continue;
             }
-            let searcher = AhoCorasick::builder()
-                .match_kind(kind)
-                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                .build(&interner.all[start as usize..])
-                .ok()?;
-            by_start.insert(start, searcher);
+            by_start.insert(start, make(&interner.all[start as usize..])?);
         }
         Some(Searchers { by_start, len: interner.len() })
     }
 }
 
-/// The deferred files to parse now, by index into `files`. `read` gives a file's
-/// text (`None` when it cannot be read: it is left for the caller to report).
+/// Names made of word characters, looked up word by word: a text's words are its
+/// longest runs of word characters, and a name is held as a whole word when one of
+/// them is the name. Most words are ruled out by their length or their first two
+/// bytes before any hashing.
+struct Words {
+    ids: HashMap<Box<[u8]>, u32>,
+    /// One bit per pair of first two bytes that some name starts with.
+    starts: Vec<u64>,
+    shortest: usize,
+    longest: usize,
+}
+
+/// The bytes of a word: letters, digits, `_` and `$` (identifiers in the languages read).
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    t
+};
+
+impl Words {
+    fn new(names: &[String]) -> Words {
+        let mut w =
+            Words { ids: HashMap::default(), starts: vec![0; 1024], shortest: usize::MAX, longest: 0 };
+        for (i, name) in names.iter().enumerate() {
+            let b = name.as_bytes();
+            debug_assert!(b.len() >= 2 && b.iter().all(|&c| WORD[c as usize]), "{name}");
+            let pair = Words::pair(b);
+            w.starts[pair / 64] |= 1 << (pair % 64);
+            w.shortest = w.shortest.min(b.len());
+            w.longest = w.longest.max(b.len());
+            w.ids.entry(b.into()).or_insert(i as u32);
+        }
+        w
+    }
+
+    fn pair(word: &[u8]) -> usize {
+        (word[0] as usize) << 8 | word[1] as usize
+    }
+
+    /// The names the text holds as whole words, by index, each once, in the order
+    /// of their first occurrence.
+    fn held<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
+        let mut found: HashSet<u32> = HashSet::default();
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            while i < text.len() {
+                while i < text.len() && !WORD[text[i] as usize] {
+                    i += 1;
+                }
+                let start = i;
+                while i < text.len() && WORD[text[i] as usize] {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                if word.len() < self.shortest || word.len() > self.longest {
+                    continue;
+                }
+                let pair = Words::pair(word);
+                if self.starts[pair / 64] & (1 << (pair % 64)) == 0 {
+                    continue;
+                }
+                if let Some(&id) = self.ids.get(word)
+                    && found.insert(id)
+                {
+                    return Some(id);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// The deferred files to parse now, by index into `files`. `read` puts a file's
+/// text into the buffer it is given (`false` when it cannot be read: it is left for
+/// the caller to report).
 /// `memo` carries what earlier rounds of the same scan found in the files they read.
 pub fn wanted(
     files: &[Candidate],
@@ -190,7 +263,7 @@ pub fn wanted(
     deferred: &[Deferred],
     packages: Packages,
     memo: &mut Memo,
-    read: impl Fn(usize) -> Option<Vec<u8>> + Sync,
+    read: impl Fn(usize, &mut Vec<u8>) -> bool + Sync,
 ) -> Vec<usize> {
     if parsed.is_empty() || deferred.is_empty() {
         return Vec::new();
@@ -239,14 +312,17 @@ pub fn wanted(
         .filter(|f| f.language == Language::Go)
         .filter_map(|f| innermost(packages.go, &f.path))
         .collect();
-    let near = |c: &Candidate| {
-        let dir = dir_of(&c.display);
-        let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);
-        let family = family(c.language);
+    // What the folder decides, then what the file's own name does.
+    let folder_near = |family: Language, dir: &str| {
         holding.contains(&(family, dir))
             || ancestors(dir).any(|d| parsed_dirs.contains(&(family, d)))
-            || suffixes(stem).chain(suffixes(dir)).any(|s| hints.contains(s))
+            || suffixes(dir).any(|s| hints.contains(s))
     };
+    let imported = |c: &Candidate| {
+        let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);
+        suffixes(stem).any(|s| hints.contains(s))
+    };
+    let near = |c: &Candidate| folder_near(family(c.language), dir_of(&c.display)) || imported(c);
     let same_go_module = |c: &Candidate| {
         c.language == Language::Go
             && innermost(packages.go, &c.display).is_some_and(|m| go_modules.contains(m))
@@ -260,40 +336,63 @@ pub fn wanted(
     // app using an MCP package names it), and must name a parsed module first.
     let importing = !modules.is_empty();
     use rayon::prelude::*;
+    // Files come sorted by path, so a folder's files are neighbours: the folder's
+    // part of the test is made once for each run of them.
     let candidates: Vec<Deferred> = deferred
-        .par_iter()
-        .copied()
-        .filter(|d| near(&files[d.index]) || same_go_module(&files[d.index]) || (d.weak && importing))
+        .par_chunks(1024)
+        .flat_map_iter(|chunk| {
+            let mut last: Option<(Language, &str, bool)> = None;
+            chunk.iter().copied().filter(move |d| {
+                let c = &files[d.index];
+                let (family, dir) = (family(c.language), dir_of(&c.display));
+                let folder = match last {
+                    Some((f, d, near)) if f == family && d == dir => near,
+                    _ => {
+                        let near = folder_near(family, dir);
+                        last = Some((family, dir, near));
+                        near
+                    }
+                };
+                folder || imported(c) || same_go_module(c) || (d.weak && importing)
+            })
+        })
         .collect();
     let starts = |upto: fn(&Seen) -> u32| {
         let memo = &*memo;
         candidates.iter().map(move |d| memo.files.get(&d.index).map_or(0, upto))
     };
     let Some(word_searchers) =
-        Searchers::build(&memo.names, starts(|s| s.names_upto), aho_corasick::MatchKind::LeftmostLongest)
+        Searchers::build(&memo.names, starts(|s| s.names_upto), |names| Some(Words::new(names)))
     else {
         return Vec::new();
     };
     let spelling_searchers = if importing {
-        Searchers::build(&memo.spellings, starts(|s| s.spellings_upto), aho_corasick::MatchKind::Standard)
+        Searchers::build(&memo.spellings, starts(|s| s.spellings_upto), |spellings| {
+            AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::Standard)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(spellings)
+                .ok()
+        })
     } else {
         None
     };
     let judged: Vec<(usize, Option<Seen>, bool)> = candidates
         .par_iter()
-        .map(|d| {
+        .map_init(Vec::new, |buf, d| {
             let c = &files[d.index];
             let mut seen = memo.files.get(&d.index).cloned().unwrap_or_default();
             // Read at most once, and only when something must be looked for.
-            let mut slot: Option<Vec<u8>> = None;
+            let mut read_yet = false;
             let mut decide = || -> Option<bool> {
-                let mut text = || -> Option<Vec<u8>> { read(d.index) };
+                let mut text = |buf: &mut Vec<u8>| read(d.index, buf);
                 // The whole-word search first: it is the cheaper one, and most files
                 // hold none of the names.
                 if seen.names_upto < word_searchers.len {
                     let searcher = &word_searchers.by_start[&seen.names_upto];
                     let from = seen.names_upto;
-                    seen.names.extend(words_held(searcher, loaded(&mut slot, &mut text)?).map(|i| from + i));
+                    seen.names
+                        .extend(searcher.held(loaded(&mut read_yet, buf, &mut text)?).map(|i| from + i));
                     seen.names_upto = word_searchers.len;
                 }
                 if !seen.names.iter().any(|id| name_ids.contains(id)) {
@@ -304,7 +403,7 @@ pub fn wanted(
                 }
                 if same_go_module(c) {
                     if seen.interface.is_none() {
-                        seen.interface = Some(declares_interface(loaded(&mut slot, &mut text)?));
+                        seen.interface = Some(declares_interface(loaded(&mut read_yet, buf, &mut text)?));
                     }
                     if seen.interface == Some(true) {
                         return Some(true);
@@ -316,8 +415,9 @@ pub fn wanted(
                 if seen.spellings_upto < spelling_searchers.len {
                     let searcher = &spelling_searchers.by_start[&seen.spellings_upto];
                     let from = seen.spellings_upto;
-                    seen.spellings
-                        .extend(spellings_held(searcher, loaded(&mut slot, &mut text)?).map(|i| from + i));
+                    seen.spellings.extend(
+                        spellings_held(searcher, loaded(&mut read_yet, buf, &mut text)?).map(|i| from + i),
+                    );
                     seen.spellings_upto = spelling_searchers.len;
                 }
                 Some(seen.spellings.iter().any(|id| module_ids.contains(id)))
@@ -341,12 +441,19 @@ pub fn wanted(
     out
 }
 
-/// The text in `slot`, read into it the first time.
-fn loaded<'s>(slot: &'s mut Option<Vec<u8>>, read: &mut impl FnMut() -> Option<Vec<u8>>) -> Option<&'s [u8]> {
-    if slot.is_none() {
-        *slot = Some(read()?);
+/// The text in `buf`, read into it the first time (`None` when it cannot be read).
+fn loaded<'b>(
+    read_yet: &mut bool,
+    buf: &'b mut Vec<u8>,
+    read: &mut impl FnMut(&mut Vec<u8>) -> bool,
+) -> Option<&'b [u8]> {
+    if !*read_yet {
+        if !read(buf) {
+            return None;
+        }
+        *read_yet = true;
     }
-    slot.as_deref()
+    Some(buf)
 }
 
 /// Whether Go source declares an interface type (`interface {`, as gofmt writes it).
@@ -478,24 +585,6 @@ fn suffixes(path: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
-/// The searcher's patterns (names made of word characters only) that the text
-/// holds as whole words, by pattern index, each once. A match cannot span the
-/// non-word character that starts a whole-word occurrence, so leftmost-longest
-/// matching finds every one.
-fn words_held<'t>(searcher: &'t AhoCorasick, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    let mut found: HashSet<u32> = HashSet::default();
-    searcher
-        .find_iter(text)
-        .filter(move |m| {
-            let before = m.start().checked_sub(1).map(|i| text[i]);
-            let after = text.get(m.end()).copied();
-            !before.is_some_and(word) && !after.is_some_and(word)
-        })
-        .map(|m| m.pattern().as_u32())
-        .filter(move |p| found.insert(*p))
-}
-
 /// The searcher's patterns (module spellings, which may hold `.` or `/`) that the
 /// text holds as whole words, by pattern index, each once: every overlapping match
 /// is tried.
@@ -589,4 +678,75 @@ fn needed_names(parsed: &[&FileFacts]) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the word lookup replaced: an automaton over the names, its matches kept
+    /// when no word character is on either side.
+    fn by_automaton(names: &[String], text: &[u8]) -> Vec<u32> {
+        let searcher = AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(names)
+            .expect("an automaton");
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+        let mut found = Vec::new();
+        for m in searcher.find_iter(text) {
+            let before = m.start().checked_sub(1).map(|i| text[i]);
+            let after = text.get(m.end()).copied();
+            let id = m.pattern().as_u32();
+            if !before.is_some_and(word) && !after.is_some_and(word) && !found.contains(&id) {
+                found.push(id);
+            }
+        }
+        found
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_name_is_held_only_as_a_whole_word() {
+        let list = names(&["dispatch", "handle_rpc", "Router", "dispatch_all"]);
+        let words = Words::new(&list);
+        let held = |text: &str| words.held(text.as_bytes()).collect::<Vec<u32>>();
+        assert_eq!(held("x = dispatch(msg)"), [0]);
+        assert_eq!(held("redispatch(msg); dispatcher; $dispatch; dispatch$"), Vec::<u32>::new());
+        assert_eq!(held("dispatch_all(); handle_rpc"), [3, 1]);
+        assert_eq!(held("new Router() // Router again, dispatch"), [2, 0]);
+        // Bytes of other scripts are not word characters, as for the automaton.
+        assert_eq!(held("étéRouter"), [2]);
+        assert_eq!(held(""), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn words_find_what_the_automaton_found() {
+        // Names that are prefixes and suffixes of each other and share first bytes,
+        // in texts made of their pieces and of separators.
+        let list =
+            names(&["send", "send_reply", "reply", "sendReply", "reply_to", "to_send", "Server", "Serve"]);
+        let pieces: &[&str] = &[
+            "send", "_reply", "reply", "Reply", "_to", "to_", "Serve", "r", " ", ".", "(", "$", "é", "\n",
+            "x",
+        ];
+        let words = Words::new(&list);
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..12 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            let mut expected = by_automaton(&list, text.as_bytes());
+            let mut got: Vec<u32> = words.held(text.as_bytes()).collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{text:?}");
+        }
+    }
 }
