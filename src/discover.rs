@@ -122,11 +122,44 @@ pub fn is_test_path(display: &str) -> bool {
         || name.ends_with("_test.py")
         // pytest-spec and mamba name test modules `*_spec.py`.
         || name.ends_with("_spec.py")
-        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+        // `.test.` or `.spec.` in the name (`str::contains` would set up a searcher
+        // per call, for every file of the tree).
+        || name.match_indices('.').any(|(i, _)| {
+            let rest = &name[i + 1..];
+            rest.starts_with("test.") || rest.starts_with("spec.")
+        })
 }
 
 /// The path as reports show it.
 pub fn display_path(path: &Path, root: &Path) -> String {
+    plain_tail(path, root).map_or_else(|| display_by_components(path, root), str::to_string)
+}
+
+/// The common case without parsing components (which cost a few thousand
+/// instructions per file): on Unix, a path that is the root, a `/` and a tail
+/// already in the form `display_by_components` gives, the tail.
+#[cfg(unix)]
+fn plain_tail<'p>(path: &'p Path, root: &Path) -> Option<&'p str> {
+    use std::os::unix::ffi::OsStrExt;
+    let tail = path.as_os_str().as_bytes().strip_prefix(root.as_os_str().as_bytes())?.strip_prefix(b"/")?;
+    let tail = std::str::from_utf8(tail).ok()?;
+    let plain = !tail.is_empty()
+        && tail != "."
+        && !tail.starts_with('/')
+        && !tail.starts_with("./")
+        && !tail.ends_with('/')
+        && !tail.ends_with("/.")
+        && !tail.contains("//")
+        && !tail.contains("/./");
+    plain.then_some(tail)
+}
+
+#[cfg(not(unix))]
+fn plain_tail<'p>(_: &'p Path, _: &Path) -> Option<&'p str> {
+    None
+}
+
+fn display_by_components(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel = rel.strip_prefix(".").unwrap_or(rel);
     // A path outside the root keeps its own form (`/tmp/x/server.ts`, not `//tmp/...`).
@@ -360,6 +393,42 @@ fn walk_error_text(err: &ignore::Error) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn the_plain_tail_is_what_the_components_give() {
+        use super::{display_by_components, display_path};
+        use std::path::Path;
+        let cases = [
+            ("/tmp/x", "/tmp/x/a.py"),
+            ("/tmp/x", "/tmp/x/pkg/mod/a.py"),
+            ("/tmp/x", "/tmp/xy/a.py"),
+            ("/tmp/x/", "/tmp/x/a.py"),
+            ("/tmp/x", "/tmp/x//a.py"),
+            ("/tmp/x", "/tmp/x/./a.py"),
+            ("/tmp/x", "/tmp/x/b/./a.py"),
+            ("/tmp/x", "/tmp/x/b//a.py"),
+            ("/tmp/x", "/tmp/x/b/"),
+            ("/tmp/x", "/tmp/x/b/."),
+            ("/tmp/x", "/tmp/x/."),
+            ("/tmp/x", "/tmp/x"),
+            ("/tmp/x", "/elsewhere/a.py"),
+            (".", "./a/b.py"),
+            (".", "a/b.py"),
+            (".", "./a.py"),
+            ("src", "src/a b/c\\d.ts"),
+            ("src", "src/../a.ts"),
+            ("/r", "/r/é/ü.go"),
+        ];
+        for (root, path) in cases {
+            let (root, path) = (Path::new(root), Path::new(path));
+            assert_eq!(
+                display_path(path, root),
+                display_by_components(path, root),
+                "{path:?} under {root:?}"
+            );
+        }
+        assert_eq!(display_path(Path::new("/tmp/x/pkg/a.py"), Path::new("/tmp/x")), "pkg/a.py");
+    }
+
+    #[test]
     fn a_scripts_first_line_names_its_language() {
         assert_eq!(interpreter_language(b"#!/usr/bin/env node\nconst a = 1"), Some(Language::JavaScript));
         assert_eq!(interpreter_language(b"#!/usr/bin/env -S deno run -A\n"), Some(Language::TypeScript));
@@ -382,6 +451,9 @@ mod tests {
             "pkg/server_spec.py",
             "a/b_test.go",
             "src/x.spec.ts",
+            "src/x.test.mjs",
+            "src/a.b.test.d.ts",
+            "src/..spec.js",
             "src/__tests__/x.js",
         ] {
             assert!(is_test_path(test), "{test} is test code");
@@ -392,6 +464,11 @@ mod tests {
             "pkg/mcp_spec_types.py",
             "src/inspector.ts",
             "cmd/testserver/main.go",
+            "src/x.test",
+            "src/x.testing.ts",
+            "src/test.ts",
+            "src/latest.spec",
+            "src.test.d/x.ts",
         ] {
             assert!(!is_test_path(code), "{code} is not test code");
         }

@@ -178,12 +178,12 @@ impl<S> Searchers<S> {
 
 /// Names made of word characters, looked up word by word: a text's words are its
 /// longest runs of word characters, and a name is held as a whole word when one of
-/// them is the name. Most words are ruled out by their length or their first two
-/// bytes before any hashing.
+/// them is the name. Most words are ruled out by their length, then by a bit
+/// table of the names' first two bytes, last byte and length, before any lookup.
 struct Words {
     ids: HashMap<Box<[u8]>, u32>,
-    /// One bit per pair of first two bytes that some name starts with.
-    starts: Vec<u64>,
+    /// One bit per `Words::sketch` of a name.
+    sketches: Vec<u64>,
     shortest: usize,
     longest: usize,
 }
@@ -203,12 +203,12 @@ const WORD: [bool; 256] = {
 impl Words {
     fn new(names: &[String]) -> Words {
         let mut w =
-            Words { ids: HashMap::default(), starts: vec![0; 1024], shortest: usize::MAX, longest: 0 };
+            Words { ids: HashMap::default(), sketches: vec![0; 1024], shortest: usize::MAX, longest: 0 };
         for (i, name) in names.iter().enumerate() {
             let b = name.as_bytes();
             debug_assert!(b.len() >= 2 && b.iter().all(|&c| WORD[c as usize]), "{name}");
-            let pair = Words::pair(b);
-            w.starts[pair / 64] |= 1 << (pair % 64);
+            let sketch = Words::sketch(b);
+            w.sketches[sketch / 64] |= 1 << (sketch % 64);
             w.shortest = w.shortest.min(b.len());
             w.longest = w.longest.max(b.len());
             w.ids.entry(b.into()).or_insert(i as u32);
@@ -216,40 +216,44 @@ impl Words {
         w
     }
 
-    fn pair(word: &[u8]) -> usize {
-        (word[0] as usize) << 8 | word[1] as usize
+    /// A word's first two bytes, last byte and length, mixed into 16 bits.
+    fn sketch(word: &[u8]) -> usize {
+        let (first, last) = (word.first().copied().unwrap_or(0), word.last().copied().unwrap_or(0));
+        let second = word.get(1).copied().unwrap_or(0);
+        let key =
+            u32::from(first) | u32::from(second) << 8 | u32::from(last) << 16 | (word.len() as u32) << 24;
+        (key.wrapping_mul(0x9E37_79B1) >> 16) as usize
     }
 
     /// The names the text holds as whole words, by index, each once, in the order
     /// of their first occurrence.
-    fn held<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
-        let mut found: HashSet<u32> = HashSet::default();
+    fn held(&self, text: &[u8]) -> Vec<u32> {
+        let mut found = Vec::new();
+        let mut once: HashSet<u32> = HashSet::default();
         let mut i = 0;
-        std::iter::from_fn(move || {
-            while i < text.len() {
-                while i < text.len() && !WORD[text[i] as usize] {
-                    i += 1;
-                }
-                let start = i;
-                while i < text.len() && WORD[text[i] as usize] {
-                    i += 1;
-                }
-                let word = &text[start..i];
-                if word.len() < self.shortest || word.len() > self.longest {
-                    continue;
-                }
-                let pair = Words::pair(word);
-                if self.starts[pair / 64] & (1 << (pair % 64)) == 0 {
-                    continue;
-                }
-                if let Some(&id) = self.ids.get(word)
-                    && found.insert(id)
-                {
-                    return Some(id);
-                }
+        while i < text.len() {
+            if !WORD[text[i] as usize] {
+                i += 1;
+                continue;
             }
-            None
-        })
+            let start = i;
+            i += 1;
+            while i < text.len() && WORD[text[i] as usize] {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if word.len() < self.shortest || word.len() > self.longest {
+                continue;
+            }
+            let sketch = Words::sketch(word);
+            if self.sketches[sketch / 64] & (1 << (sketch % 64)) != 0
+                && let Some(&id) = self.ids.get(word)
+                && once.insert(id)
+            {
+                found.push(id);
+            }
+        }
+        found
     }
 }
 
@@ -391,8 +395,9 @@ pub fn wanted(
                 if seen.names_upto < word_searchers.len {
                     let searcher = &word_searchers.by_start[&seen.names_upto];
                     let from = seen.names_upto;
-                    seen.names
-                        .extend(searcher.held(loaded(&mut read_yet, buf, &mut text)?).map(|i| from + i));
+                    seen.names.extend(
+                        searcher.held(loaded(&mut read_yet, buf, &mut text)?).into_iter().map(|i| from + i),
+                    );
                     seen.names_upto = word_searchers.len;
                 }
                 if !seen.names.iter().any(|id| name_ids.contains(id)) {
@@ -712,7 +717,7 @@ mod tests {
     fn a_name_is_held_only_as_a_whole_word() {
         let list = names(&["dispatch", "handle_rpc", "Router", "dispatch_all"]);
         let words = Words::new(&list);
-        let held = |text: &str| words.held(text.as_bytes()).collect::<Vec<u32>>();
+        let held = |text: &str| words.held(text.as_bytes());
         assert_eq!(held("x = dispatch(msg)"), [0]);
         assert_eq!(held("redispatch(msg); dispatcher; $dispatch; dispatch$"), Vec::<u32>::new());
         assert_eq!(held("dispatch_all(); handle_rpc"), [3, 1]);
@@ -743,7 +748,7 @@ mod tests {
                 text.push_str(pieces[(state % pieces.len() as u64) as usize]);
             }
             let mut expected = by_automaton(&list, text.as_bytes());
-            let mut got: Vec<u32> = words.held(text.as_bytes()).collect();
+            let mut got = words.held(text.as_bytes());
             expected.sort();
             got.sort();
             assert_eq!(got, expected, "{text:?}");
