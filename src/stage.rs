@@ -152,27 +152,30 @@ struct Seen {
     interface: Option<bool>,
 }
 
-/// Searchers over the ids from a starting id to the end, one per start a file needs.
-struct Searchers<S> {
-    by_start: HashMap<u32, S>,
+/// Searchers over the ids from a starting id to the end, one per start a file needs,
+/// each built the first time a file needs it (most files are ruled out before
+/// their module spellings are looked for).
+struct Searchers<'i, S> {
+    by_start: HashMap<u32, std::sync::OnceLock<Option<S>>>,
     len: u32,
+    patterns: &'i [String],
+    make: fn(&[String]) -> Option<S>,
 }
 
-impl<S> Searchers<S> {
-    /// `None` when a searcher cannot be built (the round then looks for nothing).
-    fn build(
-        interner: &Interner,
+impl<'i, S> Searchers<'i, S> {
+    fn new(
+        interner: &'i Interner,
         starts: impl Iterator<Item = u32>,
-        make: impl Fn(&[String]) -> Option<S>,
-    ) -> Option<Searchers<S>> {
-        let mut by_start = HashMap::default();
-        for start in starts {
-            if start >= interner.len() || by_start.contains_key(&start) {
-                continue;
-            }
-            by_start.insert(start, make(&interner.all[start as usize..])?);
-        }
-        Some(Searchers { by_start, len: interner.len() })
+        make: fn(&[String]) -> Option<S>,
+    ) -> Self {
+        let by_start =
+            starts.filter(|&start| start < interner.len()).map(|start| (start, Default::default())).collect();
+        Searchers { by_start, len: interner.len(), patterns: &interner.all, make }
+    }
+
+    /// The searcher over the ids from `start`; `None` when it cannot be built.
+    fn from(&self, start: u32) -> Option<&S> {
+        self.by_start.get(&start)?.get_or_init(|| (self.make)(&self.patterns[start as usize..])).as_ref()
     }
 }
 
@@ -322,9 +325,13 @@ pub fn wanted(
             || ancestors(dir).any(|d| parsed_dirs.contains(&(family, d)))
             || suffixes(dir).any(|s| hints.contains(s))
     };
+    // Every tail of a file's path ends with its name: a name that ends no hint rules
+    // out all of them at once.
+    let hint_names: HashSet<&str> = hints.iter().map(|h| h.rsplit('/').next().unwrap_or(h)).collect();
     let imported = |c: &Candidate| {
         let stem = c.display.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c.display);
-        suffixes(stem).any(|s| hints.contains(s))
+        hint_names.contains(stem.rsplit('/').next().unwrap_or(stem))
+            && suffixes(stem).any(|s| hints.contains(s))
     };
     let near = |c: &Candidate| folder_near(family(c.language), dir_of(&c.display)) || imported(c);
     let same_go_module = |c: &Candidate| {
@@ -365,22 +372,17 @@ pub fn wanted(
         let memo = &*memo;
         candidates.iter().map(move |d| memo.files.get(&d.index).map_or(0, upto))
     };
-    let Some(word_searchers) =
-        Searchers::build(&memo.names, starts(|s| s.names_upto), |names| Some(Words::new(names)))
-    else {
-        return Vec::new();
-    };
-    let spelling_searchers = if importing {
-        Searchers::build(&memo.spellings, starts(|s| s.spellings_upto), |spellings| {
+    let word_searchers =
+        Searchers::new(&memo.names, starts(|s| s.names_upto), |names| Some(Words::new(names)));
+    let spelling_searchers = importing.then(|| {
+        Searchers::new(&memo.spellings, starts(|s| s.spellings_upto), |spellings| {
             AhoCorasick::builder()
                 .match_kind(aho_corasick::MatchKind::Standard)
                 .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(spellings)
                 .ok()
         })
-    } else {
-        None
-    };
+    });
     let judged: Vec<(usize, Option<Seen>, bool)> = candidates
         .par_iter()
         .map_init(Vec::new, |buf, d| {
@@ -393,7 +395,7 @@ pub fn wanted(
                 // The whole-word search first: it is the cheaper one, and most files
                 // hold none of the names.
                 if seen.names_upto < word_searchers.len {
-                    let searcher = &word_searchers.by_start[&seen.names_upto];
+                    let searcher = word_searchers.from(seen.names_upto)?;
                     let from = seen.names_upto;
                     seen.names.extend(
                         searcher.held(loaded(&mut read_yet, buf, &mut text)?).into_iter().map(|i| from + i),
@@ -418,7 +420,10 @@ pub fn wanted(
                     return Some(false);
                 };
                 if seen.spellings_upto < spelling_searchers.len {
-                    let searcher = &spelling_searchers.by_start[&seen.spellings_upto];
+                    // An automaton too large to build: the file names no module.
+                    let Some(searcher) = spelling_searchers.from(seen.spellings_upto) else {
+                        return Some(false);
+                    };
                     let from = seen.spellings_upto;
                     seen.spellings.extend(
                         spellings_held(searcher, loaded(&mut read_yet, buf, &mut text)?).map(|i| from + i),
