@@ -599,7 +599,7 @@ fn suffixes(path: &str) -> impl Iterator<Item = &str> {
 /// text holds as whole words, by pattern index, each once: every overlapping match
 /// is tried.
 fn spellings_held<'t>(searcher: &'t AhoCorasick, text: &'t [u8]) -> impl Iterator<Item = u32> + 't {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let word = |b: u8| WORD[b as usize];
     let mut found: HashSet<u32> = HashSet::default();
     // A spelling that starts or ends with punctuation (`/server"`) is bounded by it.
     searcher
