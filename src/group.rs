@@ -43,8 +43,11 @@ pub struct Entry {
 #[derive(Debug, Clone)]
 pub struct Server {
     pub language: Language,
-    /// The dispatcher that locates the server (its first dispatch site).
+    /// Where the server is located: its first dispatch site, or, for one dispatch
+    /// behind a stdio loop and an HTTP handler, the entry of its transport.
     pub span: Span,
+    /// The first dispatch site (none for a server an SDK runs).
+    pub dispatch: Option<Span>,
     pub dispatchers: Vec<FnId>,
     pub entries: Vec<Entry>,
     /// Indexes of the files whose code takes part.
@@ -1180,6 +1183,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let server = Server {
             language: prog.file_of(top).language,
             span: dispatch[&top].1,
+            dispatch: Some(dispatch[&top].1),
             dispatchers,
             entries,
             files,
@@ -1284,6 +1288,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         out.push(Server {
             language: file.language,
             span: start,
+            dispatch: None,
             dispatchers: Vec::new(),
             entries: Vec::new(),
             files: BTreeSet::from([index]),

@@ -578,6 +578,15 @@ pub struct FileFacts {
     /// JavaScript: `import * as h from "./rpc/handlers"` in `src/main.ts` gives
     /// `("h", "src/rpc/handlers")`, the path resolved from the scan's root.
     pub module_aliases: Vec<(String, String)>,
+    /// Interfaces the file declares, with the methods each names (Go: `type Handler
+    /// interface { Handle(..) error }` gives `("Handler", ["Handle"])`).
+    pub interfaces: Vec<(String, Vec<String>)>,
+    /// Functions this file imports by name from a module of the scanned code, as
+    /// (local name, the module's name for it, module): JavaScript's `import { handle
+    /// as h } from "./rpc"` and `const { handle } = require("./rpc")` in `src/main.js`
+    /// give `("h", "handle", "src/rpc")` (the path resolved from the scan's root);
+    /// Python's `from .rpc import handle` gives `("handle", "handle", ".rpc")`.
+    pub named_imports: Vec<(String, String, String)>,
     /// Names this file imports from a package by name (not a relative path), with
     /// the package's last segment (`from acme.auth import check` gives
     /// `("check", "auth")`): when no scanned file or folder has that name, the name

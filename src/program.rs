@@ -59,6 +59,8 @@ pub struct Program<'a> {
     by_name: HashMap<&'a str, Vec<FnId>>,
     /// The types and classes that own a method.
     owners: HashSet<(Language, &'a str)>,
+    /// Interfaces by name, with the file declaring each and the methods it names.
+    interfaces: HashMap<&'a str, Vec<(&'a FileFacts, &'a [String])>>,
     /// Functions that are members of an object literal, found by their member name
     /// (see `FileFacts::object_members`).
     object_members: HashSet<FnId>,
@@ -601,7 +603,14 @@ impl<'a> Program<'a> {
             .map(|f| (f.path.as_str(), external_instances(f, &file_names)))
             .filter(|(_, vars)| !vars.is_empty())
             .collect();
+        let mut interfaces: HashMap<&str, Vec<(&FileFacts, &[String])>> = HashMap::default();
+        for file in files {
+            for (name, methods) in &file.interfaces {
+                interfaces.entry(name.as_str()).or_default().push((file, methods.as_slice()));
+            }
+        }
         let mut prog = Program {
+            interfaces,
             assigns: (0..functions.len()).map(|_| std::sync::OnceLock::new()).collect(),
             within: (0..functions.len()).map(|_| std::sync::OnceLock::new()).collect(),
             external_instances,
@@ -2141,6 +2150,29 @@ impl<'a> Program<'a> {
         {
             return None;
         }
+        // `handle(msg)` with `handle` imported by name from a module of the scanned code
+        // (`import { handle } from "./rpc"`, `from .rpc import handle`): that module's
+        // function, not another of the name nearer the caller. (A module that only
+        // re-exports it has no such function: the rules below look further.)
+        if qualifier.is_empty()
+            && matches!(family, Language::Python | Language::TypeScript)
+            && let Some((_, original, module)) = caller.named_imports.iter().find(|(local, ..)| local == name)
+        {
+            let is_module = |path: &str| match family {
+                Language::Python => python_module_is(path, module, &caller.path),
+                _ => script_module_is(path, module),
+            };
+            if let Some(id) = self
+                .by_name
+                .get(original.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .find(|id| fits(id) && is_module(&self.file_of(*id).path))
+            {
+                return Some(id);
+            }
+        }
         // `atexit.register(f)` with `import atexit`: the function of a module outside the
         // scanned code, never a method of the code's that shares its name.
         if caller.language == Language::Python
@@ -2309,9 +2341,48 @@ impl<'a> Program<'a> {
         let mut owners = pool.iter().map(|id| self.function(*id).owner.as_deref());
         let first = owners.next().flatten();
         let one_owner = first.is_some() && owners.all(|o| o == first);
-        (interface_field && one_owner)
-            .then(|| self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true))
-            .flatten()
+        if interface_field && one_owner {
+            return self.nearest(from, pool.into_iter().map(|id| (self.function(id).span.file, id)), true);
+        }
+        // `server.HandleRequest(..)` on a parameter declared `server mcp.Server`, an
+        // interface of the code naming that method: the method of the one type of the
+        // code that has every method the interface names.
+        if !head.is_empty() && qualifier == head {
+            return self.interface_implementation(from, head, name, &pool);
+        }
+        None
+    }
+
+    /// The method `name` that a call on Go parameter `param` runs when the parameter is
+    /// declared with an interface of the scanned code (`s mcp.Server`: an interface
+    /// `Server` in a folder named `mcp`) that names the method: that of the one type
+    /// among `pool`'s owners with all the interface's methods. None when the type is no
+    /// such interface, or when no type or several have them (a test double beside the
+    /// real one).
+    fn interface_implementation(&self, from: FnId, param: &str, name: &str, pool: &[FnId]) -> Option<FnId> {
+        let declared = self.function(from).param_types.iter().find(|(p, _)| p == param)?.1.as_str();
+        let (package, ty) = declared.rsplit_once('.').map_or(("", declared), |(p, t)| (p, t));
+        let caller = self.file_of(from);
+        let methods = self.interfaces.get(ty)?.iter().find_map(|(file, methods)| {
+            let dir = dir_of(&file.path);
+            let here = if package.is_empty() {
+                dir == dir_of(&caller.path)
+            } else {
+                dir.rsplit('/').next() == Some(package)
+            };
+            (here && file.language == caller.language && methods.iter().any(|m| m == name))
+                .then_some(*methods)
+        })?;
+        let mut owners: Vec<&str> = pool
+            .iter()
+            .filter_map(|&id| self.function(id).owner.as_deref())
+            .filter(|owner| methods.iter().all(|m| self.method(owner, m, from).is_some()))
+            .collect();
+        owners.sort_unstable();
+        owners.dedup();
+        let [owner] = owners.as_slice() else { return None };
+        let fitting = pool.iter().copied().filter(|&id| self.function(id).owner.as_deref() == Some(*owner));
+        self.nearest(from, fitting.map(|id| (self.function(id).span.file, id)), true)
     }
 
     /// The class of what a call expression gives, by its text: `new Server(..)` (in

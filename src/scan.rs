@@ -508,7 +508,11 @@ fn evidence(server: &group::Server, paths: &[String]) -> Vec<String> {
     if !server.evidence.methods.is_empty() {
         let names: Vec<String> = server.evidence.methods.iter().map(|m| format!("`{m}`")).collect();
         let noun = if names.len() == 1 { "the MCP method" } else { "the MCP methods" };
-        out.push(format!("handles {noun} {} ({})", names.join(", "), at(server.span)));
+        out.push(format!(
+            "handles {noun} {} ({})",
+            names.join(", "),
+            at(server.dispatch.unwrap_or(server.span))
+        ));
     }
     if let Some(span) = server.evidence.protocol_version {
         out.push(format!("answers with a `protocolVersion` ({})", at(span)));
@@ -577,6 +581,7 @@ fn judge(
         kind: if server.hand_written { "hand-written" } else { "sdk" },
         sdk: server.sdk.clone(),
         transports: server.transports.iter().map(|t| t.name()).collect(),
+        dispatch: server.dispatch.map(|span| location(paths, span)),
         evidence: evidence(server, paths),
         checks,
         analysis_ms: None,

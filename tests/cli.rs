@@ -134,6 +134,28 @@ fn json_report_follows_the_contract() {
 }
 
 #[test]
+fn one_dispatch_behind_two_transports_is_two_servers_with_one_dispatch() {
+    let (report, _) = json_report(&["fixtures/javascript/stdio_and_http"]);
+    let servers = report["servers"].as_array().expect("servers");
+    let located: Vec<(&str, &str)> = servers
+        .iter()
+        .map(|s| (s["path"].as_str().unwrap_or(""), s["transports"][0].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(located, [("http.js", "http"), ("stdio.js", "stdio")]);
+    for server in servers {
+        assert_eq!(server["dispatch"]["path"], "dispatch.js", "{server}");
+        assert_eq!(server["dispatch"], servers[0]["dispatch"]);
+        let evidence = server["evidence"][0].as_str().unwrap_or("");
+        assert!(evidence.contains("(dispatch.js:"), "the methods are handled at the dispatch: {evidence}");
+    }
+    // A server an SDK runs has no dispatch of its own.
+    let (report, _) = json_report(&["fixtures/python/sdk_fastmcp"]);
+    let server = &report["servers"][0];
+    assert_eq!(server["kind"], "sdk", "{server}");
+    assert!(server.get("dispatch").is_none(), "{server}");
+}
+
+#[test]
 fn json_report_is_stable_across_runs() {
     let (a, _) = json_report(&["fixtures"]);
     let (b, _) = json_report(&["fixtures"]);

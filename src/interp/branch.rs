@@ -202,6 +202,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             (matches!(subject, Value::Unknown(_)) && !message_enum && !st.saw_message && arms.len() > 1)
                 .then(|| arms.iter().map(|a| self.leads_to_server(&a.body)).collect())
                 .filter(|leads: &Vec<bool>| leads.contains(&true) && leads.contains(&false));
+        // `(&Method::POST, "/mcp") => Route::Mcp, _ => Route::NotFound` in a function
+        // that only names the route for its caller: which route the probe is on is
+        // decided where that name is used (by the arm that leads to the server), so
+        // the value is not known here.
+        if arms.iter().any(|a| a.patterns.iter().any(|p| is_route_pattern(subject, p)))
+            && arms.iter().all(|a| names_a_value(&a.body))
+        {
+            return vec![(st, Value::unknown())];
+        }
         let mut pending = vec![st];
         for (index, arm) in arms.iter().enumerate() {
             if modes.as_ref().is_some_and(|leads| !leads[index]) {
@@ -660,6 +669,22 @@ fn is_route_pattern(subject: &Value, pattern: &Pattern) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a block only yields a value it writes out (`Route::Health`, `"health"`,
+/// `3`): nothing is called, read from the message, returned or stored.
+fn names_a_value(block: &Block) -> bool {
+    if !matches!(block.as_slice(), [Stmt::Yield(_)]) {
+        return false;
+    }
+    let mut plain = true;
+    crate::model::walk_block(block, &mut |e| {
+        plain &= matches!(
+            e,
+            Expr::Null | Expr::Bool(_) | Expr::Int(_) | Expr::Str(_) | Expr::Var(_) | Expr::Variant { .. }
+        )
+    });
+    plain
 }
 
 /// Whether a condition holds for every path but one route (`path !== "/mcp"`,

@@ -2827,7 +2827,18 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
         }
         // `Body::empty()` is no body (as the lowering reads it on a literal builder).
         ("body", [Value::Null]) => built.body = None,
-        ("body" | "json", [body]) => built.body = Some(body.clone()),
+        // `.body(AppBody::Full(bytes))`: a body enum of the code's own carries the bytes
+        // it holds.
+        ("body", [body]) => {
+            let mut body = body;
+            while let Value::Variant(name, Some(inner)) = body
+                && !matches!(name.as_str(), "Ok" | "Err" | "Some" | "None")
+            {
+                body = inner;
+            }
+            built.body = if matches!(body, Value::Null) { None } else { Some(body.clone()) };
+        }
+        ("json", [body]) => built.body = Some(body.clone()),
         (
             "header" | "headers" | "insert_header" | "append_header" | "with_header" | "with_headers"
             | "content_type",

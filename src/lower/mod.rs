@@ -688,6 +688,8 @@ pub fn lower(
         sdk_library: None,
         imports: Vec::new(),
         module_aliases: Vec::new(),
+        named_imports: Vec::new(),
+        interfaces: Vec::new(),
         package_names: Vec::new(),
         http_handlers: Vec::new(),
         web_framework: false,

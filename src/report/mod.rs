@@ -49,6 +49,11 @@ pub struct ServerReport {
     pub kind: &'static str,
     pub sdk: Option<String>,
     pub transports: Vec<&'static str>,
+    /// The first place the code picks a handler by the method name (none for a server an
+    /// SDK runs). One dispatch reached by stdio and by HTTP is two servers, located at
+    /// their entries, with one dispatch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<Location>,
     /// Why this was taken for an MCP server.
     pub evidence: Vec<String>,
     pub checks: Vec<CheckReport>,

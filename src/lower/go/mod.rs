@@ -46,6 +46,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             "type_declaration" => {
                 json_tags(ctx, item, facts);
                 struct_field_types(ctx, item, facts);
+                interfaces(ctx, item, facts);
             }
             "const_declaration" | "var_declaration" => declaration(ctx, item, facts, &mut module, true),
             _ => {}
@@ -111,6 +112,25 @@ fn struct_field_types(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
                     facts.field_types.push((owner.clone(), ctx.text(name).to_string(), class.clone()));
                 }
             }
+        }
+    }
+}
+
+/// `type Server interface { HandleRequest(ctx, req) error }`: the methods it names
+/// (an embedded interface's are not followed).
+fn interfaces(ctx: &Ctx, node: Node, facts: &mut FileFacts) {
+    for spec in children(node).into_iter().filter(|c| c.kind() == "type_spec") {
+        let Some(name) = spec.field("name").map(|n| ctx.text(n).to_string()) else { continue };
+        let Some(body) = spec.field("type").filter(|t| t.kind() == "interface_type") else {
+            continue;
+        };
+        let methods: Vec<String> = children(body)
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "method_elem" | "method_spec"))
+            .filter_map(|m| m.field("name").map(|n| ctx.text(n).to_string()))
+            .collect();
+        if !methods.is_empty() {
+            facts.interfaces.push((name, methods));
         }
     }
 }
@@ -311,9 +331,12 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         if frameworks::CONNECTION_TYPES.contains(&ty.trim_start_matches('*')) {
             connection = true;
         }
-        // `r *Router`: parameters declared with one of the package's own types.
+        // `r *Router`: parameters declared with one of the package's own types; `s
+        // mcp.Server` with another package's (kept with its package: only an interface
+        // of that name is looked for, see `Program::interface_implementation`).
         let own = ty.trim_start_matches('*');
-        if !own.is_empty() && own.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        let named = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if named(own) || own.split_once('.').is_some_and(|(package, t)| named(package) && named(t)) {
             types.extend(names.iter().map(|n| (n.clone(), own.to_string())));
         }
         params.extend(names);

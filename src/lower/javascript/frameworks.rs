@@ -15,6 +15,16 @@ pub const ROUTE_METHODS: &[&str] = &["post", "all", "put", "route", "any", "use"
 /// return value is the JSON body.
 pub const ENDPOINT_CALLS: &[&str] = &["api"];
 
+/// Azure Functions (Node, v4 model): `app.http("mcp", { methods, handler })` and
+/// `app.post("mcp", { handler })` on the package's `app` register an HTTP function;
+/// the handler answers with what it returns, an `HttpResponseInit` (`{ status, body,
+/// jsonBody, headers }`, 200 when no status is given) or `new HttpResponse(init)`.
+pub const FUNCTION_APP_MODULE: &str = "@azure/functions";
+pub const FUNCTION_APP_REGISTRARS: &[&str] = &["http", "post"];
+pub const FUNCTION_APP_ANSWER_MEMBERS: &[&str] =
+    &["status", "body", "jsonBody", "headers", "cookies", "enableContentNegotiation"];
+pub const FUNCTION_APP_RESPONSE_CLASS: &str = "HttpResponse";
+
 /// Calls whose callback answers every HTTP request: `http.createServer(cb)`,
 /// `Deno.serve(cb)`, `serve(cb)`, `Bun.serve({ fetch })`.
 pub const SERVER_CALLS: &[&str] = &["createServer", "serve", "createSecureServer"];
@@ -177,6 +187,7 @@ pub const WEB_MODULES: &[&str] = &[
     "react-router",
     "@react-router",
     "@sveltejs",
+    "@azure/functions",
 ];
 
 /// Calls that end the process: `process.exit(1)`, `Deno.exit(1)`.

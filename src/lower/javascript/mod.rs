@@ -32,6 +32,12 @@ struct Js {
     /// The answer builders the function being lowered destructures from its context
     /// parameter (see [`frameworks::CONTEXT_RESPONDERS`]).
     context_responders: Vec<String>,
+    /// The file imports Azure Functions (see [`frameworks::FUNCTION_APP_MODULE`]).
+    function_app: bool,
+    /// The function about to be lowered is an Azure Functions HTTP handler; and the
+    /// function being lowered is one (it answers with the `HttpResponseInit` it returns).
+    function_app_next: bool,
+    function_app_answer: bool,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -42,6 +48,9 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         event_handler_next: false,
         assigned: Vec::new(),
         context_responders: Vec::new(),
+        function_app: false,
+        function_app_next: false,
+        function_app_answer: false,
     };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
@@ -193,6 +202,7 @@ fn statement(
             let value = node.named_child(0).map(|v| expr(ctx, js, v, facts));
             let value = match &js.route_answer {
                 Some(status) => Some(route_answer(status.clone(), value, span)),
+                None if js.function_app_answer => value.map(|v| function_app_answer(v, span)),
                 None => value,
             };
             out.push(Stmt::Return { value, span });
@@ -243,7 +253,7 @@ fn statement(
         "continue_statement" => out.push(Stmt::Continue),
         "import_statement" => {
             if let Some(source) = node.field("source") {
-                note_import(ctx, &unquote(ctx.text(source)), span, facts);
+                note_import(ctx, js, &unquote(ctx.text(source)), span, facts);
             }
         }
         _ => {}
@@ -311,6 +321,45 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
     }
 }
 
+/// `import { handle, serve as start } from "./rpc"`: each local name with the name the
+/// module the relative path resolves to gives it.
+fn note_named_imports(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
+    let Some(resolved) = super::relative_module(&facts.path, module) else { return };
+    let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "import_specifier" => {
+                if let Some(name) = n.field("name") {
+                    let local = n.field("alias").unwrap_or(name);
+                    let entry = (ctx.text(local).to_string(), unquote(ctx.text(name)), resolved.clone());
+                    facts.named_imports.push(entry);
+                }
+            }
+            "import_clause" | "named_imports" => stack.extend(children(n)),
+            _ => {}
+        }
+    }
+}
+
+/// `const { handle, serve: start } = require("./rpc")`: as `import { .. } from` notes them.
+fn note_required_relative(ctx: &Ctx, pattern: Node, module: &str, facts: &mut FileFacts) {
+    let Some(resolved) = super::relative_module(&facts.path, module) else { return };
+    for c in children(pattern) {
+        let (name, local) = match c.kind() {
+            "shorthand_property_identifier_pattern" => (Some(c), Some(c)),
+            "pair_pattern" => (c.field("key"), c.field("value").filter(|v| v.kind() == "identifier")),
+            _ => (None, None),
+        };
+        if let (Some(name), Some(local)) = (name, local) {
+            facts.named_imports.push((
+                ctx.text(local).to_string(),
+                unquote(ctx.text(name)),
+                resolved.clone(),
+            ));
+        }
+    }
+}
+
 /// `import * as rpc from "./rpc/handlers"`: `rpc` names the file the relative path
 /// resolves to (`rpc.dispatch(..)` is that file's `dispatch`).
 fn note_namespace_import(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
@@ -324,7 +373,8 @@ fn note_namespace_import(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFa
     }
 }
 
-fn note_import(ctx: &mut Ctx, module: &str, span: Span, facts: &mut FileFacts) {
+fn note_import(ctx: &mut Ctx, js: &mut Js, module: &str, span: Span, facts: &mut FileFacts) {
+    js.function_app |= module == frameworks::FUNCTION_APP_MODULE;
     for (package, name) in frameworks::STATUS_ENUMS {
         if module == *package && !ctx.status_enums.contains(name) {
             ctx.status_enums.push(name);
@@ -388,6 +438,7 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         {
             let module = unquote(ctx.text(module));
             note_required_names(ctx, name, &module, facts);
+            note_required_relative(ctx, name, &module, facts);
             // `const { ErrorCode, McpError } = require("@modelcontextprotocol/sdk/types.js")`.
             if frameworks::SDK_TYPES_MODULES.contains(&module.as_str()) {
                 for c in children(name) {
@@ -810,6 +861,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         let source = child.field("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
         note_package_names(ctx, child, &source, facts);
         note_namespace_import(ctx, child, &source, facts);
+        note_named_imports(ctx, child, &source, facts);
         if frameworks::SDK_TYPES_MODULES.contains(&source.as_str()) {
             note_sdk_types(ctx, child);
         }
@@ -892,9 +944,14 @@ fn function(
     // h3's `defineEventHandler(async (event) => {..})`: a route answering with what it
     // returns, with the status `setResponseStatus(event, n)` set (200 until then).
     let event_handler = std::mem::take(&mut js.event_handler_next);
+    // An Azure Functions HTTP handler answers with the `HttpResponseInit` it returns
+    // (a function written inside it does not).
+    let function_app = std::mem::take(&mut js.function_app_next);
+    let outer_function_app = std::mem::replace(&mut js.function_app_answer, function_app);
     let http_route = frameworks::ROUTE_FUNCTIONS.contains(&name.as_str())
         || mounted_by_decorator(ctx, node)
-        || event_handler;
+        || event_handler
+        || function_app;
     let http = match http_route {
         true => super::Http::Route,
         false if typed_as_handler(ctx, node) => super::Http::Signature,
@@ -957,6 +1014,24 @@ fn function(
     js.default_status = outer_status;
     js.route_answer = outer_answer;
     js.context_responders = outer_responders;
+    js.function_app_answer = outer_function_app;
+}
+
+/// What an Azure Functions HTTP handler's returned value sends: an `HttpResponseInit`
+/// literal (`{ status: 204 }`, `{ jsonBody: reply }`) is an answer with that status
+/// (200 when none is given) and its body (none when neither `body` nor `jsonBody` is
+/// given). Anything else is left as written.
+fn function_app_answer(value: Expr, span: Span) -> Expr {
+    let Expr::Object { entries, .. } = &value else { return value };
+    let init = !entries.is_empty()
+        && entries.iter().all(|(k, _)| frameworks::FUNCTION_APP_ANSWER_MEMBERS.contains(&k.as_str()));
+    if !init {
+        return value;
+    }
+    let member = |name: &str| entries.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let status = member("status").unwrap_or(Expr::Int(200));
+    let body = member("jsonBody").or_else(|| member("body")).unwrap_or(Expr::Str(String::new()));
+    crate::lower::http_answer(status, body, span)
 }
 
 /// The answer builders a function takes by name from its first parameter, an object
@@ -1426,6 +1501,27 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             }
         }
     }
+    // Azure Functions: `app.http("mcp", { methods: ["POST"], handler: async (request) => .. })`
+    // on the package's `app`.
+    if js.function_app
+        && frameworks::FUNCTION_APP_REGISTRARS.contains(&last.as_str())
+        && receiver_node.is_some_and(|r| r.kind() == "identifier")
+        && let [name, config] = arg_nodes.as_slice()
+        && name.kind() == "string"
+        && config.kind() == "object"
+        && let Some(handler) = children(*config)
+            .into_iter()
+            .filter(|p| p.kind() == "pair")
+            .find(|p| p.field("key").is_some_and(|k| unquote(ctx.text(k)) == "handler"))
+            .and_then(|p| p.field("value"))
+    {
+        js.function_app_next =
+            matches!(handler.kind(), "arrow_function" | "function_expression" | "function");
+        let name = callable_name(ctx, js, handler, facts);
+        js.function_app_next = false;
+        facts.http_handlers.push(name);
+        return Expr::unknown();
+    }
     // An endpoint declared by a config object and its handler: Encore
     // `api({ method: "POST", path: "/mcp", expose: true }, async (req) => ...)`.
     if frameworks::ENDPOINT_CALLS.contains(&last.as_str())
@@ -1596,7 +1692,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     if last == "require"
         && let Some(module) = &first_str
     {
-        note_import(ctx, module, span, facts);
+        note_import(ctx, js, module, span, facts);
     }
     // Express, Fastify and Hono answers: `res.status(202).end()`, `res.json(x)`, `c.json(x, 200)`.
     if let Some(h) = http_answer(ctx, js, func, &last, &receiver_text, &args, span, facts) {
@@ -1743,6 +1839,13 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     match super::last_segment(&ctor) {
         // `new Response(null, { status: 202 })` (fetch API, Next.js).
         c if frameworks::RESPONSE_CLASSES.contains(&c) => fetch_response(args, span),
+        // `new HttpResponse({ status: 202 })` of Azure Functions.
+        c if js.function_app && c == frameworks::FUNCTION_APP_RESPONSE_CLASS && args.len() <= 1 => {
+            match args.into_iter().next() {
+                Some(init) => function_app_answer(init, span),
+                None => crate::lower::http_answer(Expr::Int(200), Expr::Str(String::new()), span),
+            }
+        }
         // `new Map([["tools/list", onList], ...])` is a handler table.
         "Map" => {
             let mut entries = Vec::new();

@@ -212,6 +212,11 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                 let sep = if name.ends_with('.') { "" } else { "." };
                 let module = format!("{name}{sep}{}", ctx.text(inner));
                 facts.module_aliases.push((ctx.text(local).to_string(), module));
+                facts.named_imports.push((
+                    ctx.text(local).to_string(),
+                    ctx.text(inner).to_string(),
+                    name.to_string(),
+                ));
             }
         }
         // `from mcp.types import InitializeResult`: a model built from its fields.

@@ -106,6 +106,8 @@ pub const TRANSPARENT: &[&str] = &[
     "unwrap_or_default",
     "to_lowercase",
     "to_ascii_lowercase",
+    "boxed",
+    "boxed_unsync",
 ];
 
 /// Extractors that decode the request body from JSON into the handler's parameter:

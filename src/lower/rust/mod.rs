@@ -978,6 +978,11 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
             }
         }
         "tuple_pattern" => Pattern::Tuple(children(node).into_iter().map(|c| pattern_of(ctx, c)).collect()),
+        // `&Method::POST`, `ref name`, `mut name`: what the value must match is the
+        // pattern inside (a reference is matched through).
+        "reference_pattern" | "ref_pattern" | "mut_pattern" => {
+            children(node).last().map(|c| pattern_of(ctx, *c)).unwrap_or(Pattern::Unknown)
+        }
         // `Inbound::Initialize { id, .. }`: the variant (its fields are read through the
         // message it holds, not bound here).
         "struct_pattern" => {
@@ -1491,16 +1496,20 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return Expr::Null;
     }
-    // `Bytes::new()`, `String::new()`, `Empty::new()` (http-body-util): empty.
-    if last == "new"
-        && args.is_empty()
-        && EMPTY_NEW_TYPES
-            .contains(&crate::lower::last_segment(callee.rsplit_once("::").map_or("", |(t, _)| t)))
+    // `Bytes::new()`, `String::new()`, `Empty::new()` (http-body-util): empty; so is
+    // the default of a body or text type (`Full::default()`, `Body::default()`).
+    // (`Empty::<Bytes>::new()` names its type with the turbofish left out.)
+    let owner_type = callee.rsplit_once("::").map_or("", |(t, _)| t);
+    let owner_type = crate::lower::last_segment(owner_type.split("::<").next().unwrap_or(owner_type));
+    if args.is_empty()
+        && ((last == "new" && EMPTY_NEW_TYPES.contains(&owner_type))
+            || (last == "default"
+                && (EMPTY_NEW_TYPES.contains(&owner_type) || BODY_TYPES.contains(&owner_type))))
     {
         return Expr::Str(String::new());
     }
-    // `Body::from(text)`, `Full::new(bytes)`: the body is the text.
-    if matches!(last.as_str(), "from" | "new")
+    // `Body::from(text)`, `Full::new(bytes)`, `Bytes::from_static(b"..")`: the body is the text.
+    if matches!(last.as_str(), "from" | "new" | "from_static")
         && BODY_TYPES.contains(&crate::lower::last_segment(callee.rsplit_once("::").map_or("", |(t, _)| t)))
         && args.len() == 1
     {
@@ -1803,7 +1812,14 @@ fn http_builder(
     args: Vec<Expr>,
     span: crate::model::Span,
 ) -> Expr {
-    let first = args.into_iter().next();
+    let mut first = args.into_iter().next();
+    // `.body(AppBody::Full(bytes))`: a body enum of the code's own carries the bytes it holds.
+    while name == "body"
+        && let Some(Expr::Variant { name: variant, inner: Some(inner) }) = &first
+        && !matches!(variant.as_str(), "Ok" | "Err" | "Some" | "None")
+    {
+        first = Some(inner.as_ref().clone());
+    }
     match (name, first) {
         ("status", Some(Expr::Http { status: s, .. })) => Expr::Http { status: s, body, span },
         ("status", Some(Expr::Int(n))) => Expr::Http { status: u16::try_from(n).ok(), body, span },
