@@ -993,6 +993,16 @@ impl<'a> Program<'a> {
         }
     }
 
+    /// The folder of the Go module (its `go.mod`) the file at `path` belongs to.
+    fn go_module_of(&self, path: &str) -> Option<&String> {
+        self.go_module_dirs
+            .iter()
+            .filter(|d| {
+                d.is_empty() || (path.starts_with(d.as_str()) && path.as_bytes().get(d.len()) == Some(&b'/'))
+            })
+            .max_by_key(|d| d.len())
+    }
+
     /// Whether `caller` imports a package of the project unit the file at `path`
     /// belongs to: for Go its module (`go.mod`), for Python its top-level package, for
     /// PHP, JavaScript and TypeScript the folder of a module it imports. A
@@ -1001,19 +1011,10 @@ impl<'a> Program<'a> {
     pub fn imports_package_of(&self, caller: &FileFacts, path: &str) -> bool {
         match caller.language {
             Language::Go => {
-                let module_of = |p: &str| {
-                    self.go_module_dirs
-                        .iter()
-                        .filter(|d| {
-                            d.is_empty()
-                                || (p.starts_with(d.as_str()) && p.as_bytes().get(d.len()) == Some(&b'/'))
-                        })
-                        .max_by_key(|d| d.len())
-                };
-                let Some(module) = module_of(path) else { return false };
-                self.go_local
-                    .get(caller.path.as_str())
-                    .is_some_and(|dirs| dirs.iter().any(|d| module_of(&format!("{d}/")) == Some(module)))
+                let Some(module) = self.go_module_of(path) else { return false };
+                self.go_local.get(caller.path.as_str()).is_some_and(|dirs| {
+                    dirs.iter().any(|d| self.go_module_of(&format!("{d}/")) == Some(module))
+                })
             }
             // `from acme.app import App` (hint `acme/app`) in a script outside the
             // package, for a file of a folder `acme/` (inside the package its modules
@@ -2363,16 +2364,21 @@ impl<'a> Program<'a> {
         let declared = self.function(from).param_types.iter().find(|(p, _)| p == param)?.1.as_str();
         let (package, ty) = declared.rsplit_once('.').map_or(("", declared), |(p, t)| (p, t));
         let caller = self.file_of(from);
+        // Only code of the caller's own Go module (its `go.mod`) is looked at.
+        let module = self.go_module_of(&caller.path);
+        let same_module = |path: &str| module.is_none() || self.go_module_of(path) == module;
         let methods = self.interfaces.get(ty)?.iter().find_map(|(file, methods)| {
             let dir = dir_of(&file.path);
             let here = if package.is_empty() {
                 dir == dir_of(&caller.path)
             } else {
-                dir.rsplit('/').next() == Some(package)
+                dir.rsplit('/').next() == Some(package) && same_module(&file.path)
             };
             (here && file.language == caller.language && methods.iter().any(|m| m == name))
                 .then_some(*methods)
         })?;
+        let pool: Vec<FnId> =
+            pool.iter().copied().filter(|&id| same_module(&self.file_of(id).path)).collect();
         let mut owners: Vec<&str> = pool
             .iter()
             .filter_map(|&id| self.function(id).owner.as_deref())
