@@ -413,8 +413,11 @@ fn labels_only(arms: &[Arm]) -> bool {
     }
     let mut labelled = false;
     for arm in arms {
-        let body: Vec<&Stmt> =
-            arm.body.iter().filter(|s| !matches!(s, Stmt::LeaveLoop | Stmt::Continue)).collect();
+        let body: Vec<&Stmt> = arm
+            .body
+            .iter()
+            .filter(|s| !matches!(s, Stmt::LeaveLoop | Stmt::Continue | Stmt::NextRound))
+            .collect();
         match body.as_slice() {
             [] => {}
             [

@@ -79,9 +79,14 @@ pub enum Stmt {
     Yield(Expr),
     /// `break` or `continue`: leaves the loop body.
     LeaveLoop,
-    /// `continue` where a `break` would end only a `switch` (Go, JavaScript): leaves
-    /// the loop body from inside the switch too.
+    /// A labelled `break` (Go, JavaScript: `break outer`), where a plain `break` would
+    /// end only a `switch`: leaves the loop body from inside the switch too.
     Continue,
+    /// `continue` (Rust, Python, Go, JavaScript): this round of the loop ends and the
+    /// next one starts, with the next item of a list or, in a loop that reads its
+    /// input (`loop { let line = read()?; if line.is_empty() { continue } .. }`), the
+    /// next message: for the message being followed, nothing more happens there.
+    NextRound,
     /// `exit`/`die` (PHP), `os.Exit`, `sys.exit`, `process.exit`, `std::process::exit`:
     /// ends the request or the process; what was written so far is the answer.
     Exit { span: Span },
@@ -842,6 +847,7 @@ pub fn walk_block<'b>(block: &'b Block, f: &mut impl FnMut(&'b Expr)) {
             Stmt::Return { value: None, .. }
             | Stmt::LeaveLoop
             | Stmt::Continue
+            | Stmt::NextRound
             | Stmt::Exit { .. }
             | Stmt::SetInitialized { .. } => {}
         }

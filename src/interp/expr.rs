@@ -380,12 +380,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 out
             }
+            // The body is followed once. A path that leaves the loop goes on after it; one
+            // that starts the next round waits there for more input: for the message
+            // followed, nothing more happens (it does not go on after the loop).
             Expr::Loop { body } => self
                 .exec_block(st, body)
                 .into_iter()
                 .map(|mut s| {
-                    if s.status == Status::LeftLoop {
-                        s.status = Status::Running;
+                    match s.status {
+                        Status::LeftLoop => s.status = Status::Running,
+                        Status::NextRound => s.status = Status::Exited,
+                        _ => {}
                     }
                     (s, Value::Null)
                 })
@@ -2063,6 +2068,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let mut s = s;
                 let qualifier = callee.strip_suffix(name).unwrap_or("").trim_end_matches(['.', ':']);
                 let class = crate::lower::last_segment(qualifier);
+                // A model whose `id` is required does not take a notification: the
+                // library raises its validation error.
+                if class.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !self.probe.has_id
+                    && self.prog.requires_id(class, self.here())
+                {
+                    s.saw_message = true;
+                    self.touched_id = true;
+                    s.status = Status::Raised(Value::unknown());
+                    out.push((s, Value::unknown()));
+                    continue;
+                }
                 if class.starts_with(|c: char| c.is_ascii_uppercase()) {
                     s.effects.push(Effect::ReadAs(class.into()));
                 }
@@ -2469,7 +2486,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             bind_targets(&mut s, targets, item);
             for mut after in self.exec_block(s, body) {
-                if after.status == Status::LeftLoop {
+                if matches!(after.status, Status::LeftLoop | Status::NextRound) {
                     after.status = Status::Running;
                 }
                 next.push(after);
@@ -3006,6 +3023,8 @@ fn unwrap_with_default(name: &str, receiver: &Value, args: &[Value]) -> Option<V
 /// dataclass helpers), called on the model's class or schema.
 const MODEL_READERS: &[&str] = &[
     "model_validate",
+    "model_validate_json",
+    "parse_raw",
     "parse_obj",
     "validate_python",
     "from_dict",

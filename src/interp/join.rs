@@ -63,7 +63,9 @@ fn same_outcome(a: &State, b: &State) -> bool {
         && a.version_checked == b.version_checked
         && a.yielded.is_some() == b.yielded.is_some()
         && match (&a.status, &b.status) {
-            (Status::Running, Status::Running) | (Status::LeftLoop, Status::LeftLoop) => true,
+            (Status::Running, Status::Running)
+            | (Status::LeftLoop, Status::LeftLoop)
+            | (Status::NextRound, Status::NextRound) => true,
             (Status::Returned(_), Status::Returned(_))
             | (Status::Raised(_), Status::Raised(_))
             | (Status::Exited, Status::Exited) => a.route == b.route,

@@ -186,6 +186,8 @@ enum Status {
     Returned(Value),
     Raised(Value),
     LeftLoop,
+    /// A `continue`: the loop goes on with its next round (see `Stmt::NextRound`).
+    NextRound,
     /// The program (or the PHP request) ended: no caller runs on, no handler catches it.
     Exited,
 }
@@ -707,7 +709,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Status::Returned(v) => (v, false),
                     Status::Raised(v) => (v, true),
                     Status::Running => (st.yielded.unwrap_or(Value::Null), false),
-                    Status::LeftLoop | Status::Exited => (Value::Null, false),
+                    Status::LeftLoop | Status::NextRound | Status::Exited => (Value::Null, false),
                 };
                 Outcome {
                     value,
@@ -873,6 +875,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             Stmt::LeaveLoop | Stmt::Continue => {
                 let mut s = st;
                 s.status = Status::LeftLoop;
+                vec![s]
+            }
+            Stmt::NextRound => {
+                let mut s = st;
+                s.status = Status::NextRound;
                 vec![s]
             }
             Stmt::Exit { .. } => {
@@ -1164,7 +1171,7 @@ fn fewer_refusals(states: Vec<State>) -> Vec<State> {
     states
         .into_iter()
         .filter(|s| {
-            if s.running() || s.saw_message || matches!(s.status, Status::LeftLoop) {
+            if s.running() || s.saw_message || matches!(s.status, Status::LeftLoop | Status::NextRound) {
                 return true;
             }
             kept += 1;

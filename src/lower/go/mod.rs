@@ -531,7 +531,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         // `break outer` leaves the labelled loop even from inside a switch.
         "break_statement" if node.named_child_count() > 0 => out.push(Stmt::Continue),
         "break_statement" => out.push(Stmt::LeaveLoop),
-        "continue_statement" => out.push(Stmt::Continue),
+        "continue_statement" => out.push(Stmt::NextRound),
         // `select { case ch <- msg: ...; default: ... }`: one of the cases runs, which
         // one the run decides (a ready channel); each is a path.
         "select_statement" => {

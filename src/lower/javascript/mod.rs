@@ -250,7 +250,7 @@ fn statement(
         // `break outer` leaves the labelled loop even from inside a switch.
         "break_statement" if node.named_child_count() > 0 => out.push(Stmt::Continue),
         "break_statement" => out.push(Stmt::LeaveLoop),
-        "continue_statement" => out.push(Stmt::Continue),
+        "continue_statement" => out.push(Stmt::NextRound),
         "import_statement" => {
             if let Some(source) = node.field("source") {
                 note_import(ctx, js, &unquote(ctx.text(source)), span, facts);

@@ -148,7 +148,8 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             }
             out.extend(block_of(ctx, node.field("body"), facts, owner));
         }
-        "break_statement" | "continue_statement" => out.push(Stmt::LeaveLoop),
+        "break_statement" => out.push(Stmt::LeaveLoop),
+        "continue_statement" => out.push(Stmt::NextRound),
         "import_statement" | "import_from_statement" => {
             import(ctx, node, facts);
             out.extend(status_imports(ctx, node));

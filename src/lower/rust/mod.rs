@@ -791,7 +791,8 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let value = children(node).first().map(|c| expr(ctx, *c, facts));
             Expr::Block(vec![Stmt::Return { value, span }])
         }
-        "break_expression" | "continue_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
+        "break_expression" => Expr::Block(vec![Stmt::LeaveLoop]),
+        "continue_expression" => Expr::Block(vec![Stmt::NextRound]),
         "assignment_expression" | "compound_assignment_expr" => {
             let target = node.field("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
