@@ -190,6 +190,44 @@ fn corpus_run_scores_rows_against_their_labels() {
     assert!(run.out.contains("servers.tsv:2: 2 fields, expected 16"), "{}", run.out);
 }
 
+/// One dispatch behind a stdio loop and an HTTP handler is two servers, each located at
+/// its entry: a row naming the dispatch file is matched to those over its transports.
+#[test]
+fn a_row_takes_the_servers_dispatching_in_its_files_over_its_transports() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let repos = scratch.path().join("repos");
+    let work = repos.join("work");
+    copy_tree(&root().join("fixtures/javascript/stdio_and_http"), &work);
+    git(&work, &["init", "--quiet"]);
+    git(&work, &["add", "."]);
+    git(&work, &["commit", "--quiet", "-m", "fixture"]);
+    let commit = git(&work, &["rev-parse", "HEAD"]);
+    std::fs::create_dir_all(repos.join("acme+relay")).expect("mkdir");
+    let bare = repos.join("acme+relay/repo");
+    git(&repos, &["clone", "--quiet", "--bare", work.to_str().expect("path"), bare.to_str().expect("path")]);
+    let row = |id: &str, transport: &str, labels: &str| {
+        let labels = labels.split(' ').collect::<Vec<_>>().join("\t");
+        format!(
+            "{id}\tjavascript\thand\tacme/relay\t{commit}\tdispatch.js\t1-20\tnone\t{transport}\t{labels}\tR1..R6 test row"
+        )
+    };
+    let rows = [
+        // The fixture's verdicts: HTTP passes all six; stdio fails R1 and R2, skips R6.
+        row("E1", "http", "pass pass pass pass pass pass"),
+        row("E2", "stdio", "fail fail pass pass pass skip"),
+        row("E3", "both", "fail fail pass pass pass pass"),
+    ];
+    let tsv = scratch.path().join("servers.tsv");
+    std::fs::write(&tsv, format!("{HEADER}\n{}\n", rows.join("\n"))).expect("write");
+    let run = corpus_run(&repos, &tsv, &[]);
+    let out = &run.out;
+    assert_eq!(run.code, Some(0), "{out}");
+    assert!(out.contains("E1         javascript hand  p/p       p/p       p/p       p/p       p/p       p/p       1 server(s) +1 other"), "{out}");
+    assert!(out.contains("E2         javascript hand  f/f       f/f       p/p       p/p       p/p       s/s       1 server(s) +1 other"), "{out}");
+    assert!(out.contains("E3         javascript hand  f/f       f/f       p/p       p/p       p/p       p/p       2 server(s),"), "{out}");
+    assert!(out.trim_end().ends_with("agreement 18/18 = 100.0%"), "{out}");
+}
+
 /// The corpus itself is well-formed: the runner's own parser accepts it, and every
 /// row's kind, verdicts and commit are of the right form.
 #[test]
