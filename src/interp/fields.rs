@@ -65,8 +65,11 @@ impl<'p, 'a> Interp<'p, 'a> {
     ) -> Vec<(State, Value)> {
         let before = s.clone();
         let results = self.apply(s, id, bound, span);
+        // Paths the message decided in the callee (a decode that a notification fails,
+        // a test of its id) are kept apart: joined, the caller could not tell them.
         let quiet = results.iter().all(|(st, v)| {
-            !v.interesting()
+            st.saw_message == before.saw_message
+                && !v.interesting()
                 && st.effects[before.effects.len().min(st.effects.len())..].iter().all(|e| match e {
                     Effect::Wrote { value, .. } => !value.interesting(),
                     // A helper's own flag (`self._started = True` in an accumulator).
