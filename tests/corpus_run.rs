@@ -71,21 +71,28 @@ fn corpus_run(repos: &Path, tsv: &Path, extra: &[&str]) -> Run {
     }
 }
 
-/// A repository in the `owner+name/repo` layout with the ccvault-shaped Go server
-/// under `svc/` and a non-MCP Python program under `tool/`; returns its commit.
-fn build_repository(repos: &Path) -> String {
+/// A repository `acme/<name>` in the `owner+name/repo` layout holding the given
+/// fixtures, each at its folder (`""` for the top); returns its commit.
+fn fixture_repository(repos: &Path, name: &str, fixtures: &[(&str, &str)]) -> String {
     let work = repos.join("work");
-    copy_tree(&root().join("fixtures/go/ccvault_bug"), &work.join("svc"));
-    copy_tree(&root().join("fixtures/python/no_mcp"), &work.join("tool"));
+    for (fixture, at) in fixtures {
+        copy_tree(&root().join("fixtures").join(fixture), &work.join(at));
+    }
     git(&work, &["init", "--quiet"]);
     git(&work, &["add", "."]);
     git(&work, &["commit", "--quiet", "-m", "fixtures"]);
     let commit = git(&work, &["rev-parse", "HEAD"]);
-    std::fs::create_dir_all(repos.join("acme+servers")).expect("mkdir");
-    let bare = repos.join("acme+servers/repo");
+    std::fs::create_dir_all(repos.join(format!("acme+{name}"))).expect("mkdir");
+    let bare = repos.join(format!("acme+{name}/repo"));
     git(repos, &["clone", "--quiet", "--bare", work.to_str().expect("path"), bare.to_str().expect("path")]);
     std::fs::remove_dir_all(&work).expect("rm");
     commit
+}
+
+/// `acme/servers`: the ccvault-shaped Go server under `svc/` and a non-MCP Python
+/// program under `tool/`; returns its commit.
+fn build_repository(repos: &Path) -> String {
+    fixture_repository(repos, "servers", &[("go/ccvault_bug", "svc"), ("python/no_mcp", "tool")])
 }
 
 #[test]
@@ -196,15 +203,7 @@ fn corpus_run_scores_rows_against_their_labels() {
 fn a_row_takes_the_servers_dispatching_in_its_files_over_its_transports() {
     let scratch = tempfile::tempdir().expect("temp dir");
     let repos = scratch.path().join("repos");
-    let work = repos.join("work");
-    copy_tree(&root().join("fixtures/javascript/stdio_and_http"), &work);
-    git(&work, &["init", "--quiet"]);
-    git(&work, &["add", "."]);
-    git(&work, &["commit", "--quiet", "-m", "fixture"]);
-    let commit = git(&work, &["rev-parse", "HEAD"]);
-    std::fs::create_dir_all(repos.join("acme+relay")).expect("mkdir");
-    let bare = repos.join("acme+relay/repo");
-    git(&repos, &["clone", "--quiet", "--bare", work.to_str().expect("path"), bare.to_str().expect("path")]);
+    let commit = fixture_repository(&repos, "relay", &[("javascript/stdio_and_http", "")]);
     let row = |id: &str, transport: &str, labels: &str| {
         let labels = labels.split(' ').collect::<Vec<_>>().join("\t");
         format!(
