@@ -944,12 +944,18 @@ impl<'a> Program<'a> {
         let mut found: Option<&'a str> = None;
         for value in self.assignments(from, var).into_iter().chain(self.assignments(from, &format!("${var}")))
         {
-            let Expr::Call { callee, receiver: None, .. } = value else { return None };
-            let class = self.class(callee, from)?;
-            if found.is_some_and(|c| c != class.name) {
+            let Expr::Call { callee, receiver: None, args, .. } = value else { return None };
+            // A Rust struct literal (`Counter { total: 0 }`, `Counter::default()`) names its type.
+            let class: &'a str = match args.first() {
+                Some(Expr::Str(ty)) if callee == crate::lower::STRUCT_LITERAL => {
+                    Some(ty.as_str()).filter(|ty| self.has_methods(ty, from))?
+                }
+                _ => self.class(callee, from)?.name.as_str(),
+            };
+            if found.is_some_and(|c| c != class) {
                 return None;
             }
-            found = Some(class.name.as_str());
+            found = Some(class);
         }
         found
     }
@@ -1042,11 +1048,13 @@ impl<'a> Program<'a> {
     /// Whether `caller` imports the file at `path`: by an import hint, or as a Go
     /// package of the repository's own module.
     pub fn imports(&self, caller: &FileFacts, path: &str) -> bool {
+        // A Go package whose imports its module (`go.mod`) resolves to folders of the
+        // scanned code imports those folders, not every folder whose path ends the same
+        // way (another module's `pkg/mcp` in a repository of several modules).
+        if let Some(dirs) = self.go_package_local.get(dir_of(&caller.path)) {
+            return dirs.iter().any(|d| d == dir_of(path));
+        }
         imported(caller, path)
-            || self
-                .go_package_local
-                .get(dir_of(&caller.path))
-                .is_some_and(|dirs| dirs.iter().any(|d| d == dir_of(path)))
             || self.crate_local.get(caller.path.as_str()).is_some_and(|dirs| {
                 dirs.iter().any(|d| {
                     d.is_empty()

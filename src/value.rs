@@ -686,7 +686,7 @@ pub(crate) fn promote(object: Value, span: crate::model::Span) -> Value {
 }
 
 /// At most this many values are carried by one unknown value.
-const MAX_PARTS: usize = 8;
+pub(crate) const MAX_PARTS: usize = 8;
 
 /// An unknown value built from others: keeps the ones the checks care about,
 /// flattened and without repeats, so values stay small however often they mix.

@@ -284,6 +284,24 @@ impl ProbeRun {
     /// The first answer, on a path that looked at the message, the scan cannot read:
     /// an HTTP body built by code it cannot follow, or a JSON-RPC envelope written in
     /// a shape of its own (`{jsonrpc, id, result_json}`). It may hold a reply.
+    /// An HTTP answer written by a handler outside the scanned code (`inner.ServeHTTP(w,
+    /// r)`), on a path that saw the message: its status and body are both unknown.
+    pub fn opaque_answer(&self) -> Option<Span> {
+        self.paths.iter().filter(|p| p.outcome.saw_message && !p.outcome.raised).find_map(|p| {
+            p.outcome.effects.iter().find_map(|e| match e {
+                Effect::Emit { value, span }
+                    if value.http().is_some_and(|h| {
+                        h.status == crate::value::HttpStatus::Unknown
+                            && matches!(h.body, Some(Value::Unknown(ref parts)) if parts.is_empty())
+                    }) =>
+                {
+                    Some(*span)
+                }
+                _ => None,
+            })
+        })
+    }
+
     pub fn unreadable_answer(&self) -> Option<Span> {
         // Written out: an envelope of its own shape, or an HTTP body the scan cannot
         // read (`res.end(JSON.stringify(response))` of a response it cannot follow).
@@ -552,6 +570,9 @@ pub struct ServerView<'p, 'a> {
     /// The first branch on a method name the scan could not compute, met by a probe
     /// of the check running now, and that probe.
     blind_seen: RefCell<Option<(Span, Probe)>>,
+    /// An id-less probe answered by a handler outside the scanned code (see
+    /// [`ProbeRun::opaque_answer`]): its silence is no witness.
+    unreadable_seen: RefCell<Option<(Span, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -575,6 +596,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             unseen_error: RefCell::new(None),
             unsure_status: RefCell::new(None),
             blind_seen: RefCell::new(None),
+            unreadable_seen: RefCell::new(None),
         }
     }
 
@@ -604,6 +626,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         self.unseen_error.borrow_mut().take();
         self.unsure_status.borrow_mut().take();
         self.blind_seen.borrow_mut().take();
+        self.unreadable_seen.borrow_mut().take();
         let verdict = (check.run)(self);
         // A failure rests on a path whose method was known; a pass beside a path where
         // it was not proves nothing.
@@ -648,6 +671,11 @@ impl<'p, 'a> ServerView<'p, 'a> {
         }
         if let Some(at) = run.unsure() {
             self.unsure_status.borrow_mut().get_or_insert((at, probe.clone()));
+        }
+        if !probe.has_id
+            && let Some(at) = run.opaque_answer()
+        {
+            self.unreadable_seen.borrow_mut().get_or_insert((at, probe.clone()));
         }
         if let Some(at) = run.blind() {
             self.blind_seen.borrow_mut().get_or_insert((at, probe));
@@ -1023,6 +1051,13 @@ impl<'p, 'a> ServerView<'p, 'a> {
         }
         if let Some((at, probe)) = self.blind_seen.borrow().clone() {
             return Verdict::skip(blind_reason(self, at, &probe));
+        }
+        if let Some((at, probe)) = self.unreadable_seen.borrow().clone() {
+            return Verdict::skip(format!(
+                "`{}` without an id is answered at {} with a body the scan cannot read, which may hold a reply",
+                probe.method,
+                self.at(at)
+            ));
         }
         if !self.replies_visible() {
             return Verdict::skip(

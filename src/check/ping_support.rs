@@ -73,8 +73,11 @@ pub fn run(v: &ServerView) -> Verdict {
     let server_error =
         |r: &&super::SentReply| matches!(r.reply.error, Some(Some(-32600 | -32603 | -32099..=-32000)));
     let unknown = v.peek(Probe::request(UNKNOWN_METHOD));
-    let reaches_fallback =
-        |r: &super::SentReply| unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route);
+    // (A reply sent before any decision on the method, on an empty route, is no fallback's.)
+    let reaches_fallback = |r: &super::SentReply| {
+        !r.path.outcome.route.is_empty()
+            && unknown.paths.iter().any(|p| p.outcome.route == r.path.outcome.route)
+    };
     let unread_answer = run.paths.iter().any(|p| {
         p.outcome.saw_message
             && !p.outcome.raised
@@ -96,6 +99,45 @@ pub fn run(v: &ServerView) -> Verdict {
             "`ping` gets only an internal or server error on the paths followed ({}): that says the server failed there, not how it answers ping",
             v.at(at)
         ));
+    }
+    // "Server not initialized" (-32002) says the server wants its handshake first; the
+    // probe sends `ping` alone, and where the state lives in a local of the read loop
+    // the scan cannot run the handshake before it. Beside other refusals that judge
+    // the message's context, not its method (an envelope the scan could not validate),
+    // it witnesses nothing about how ping is answered after the handshake, when the
+    // dispatch has a `ping` arm (without one, ping meets the fallback after it).
+    let not_initialized = |r: &super::SentReply| r.reply.error == Some(Some(-32002));
+    if v.handles("ping")
+        && good.is_none()
+        && unreadable.is_none()
+        && replies.iter().any(not_initialized)
+        // (The gate stands before the dispatch: an unknown method meets it too.)
+        && replies.iter().all(|r| server_error(&r) && (not_initialized(r) || !reaches_fallback(r)))
+    {
+        let at = replies
+            .iter()
+            .filter(|r| not_initialized(r))
+            .map(|r| r.reply.at())
+            .min()
+            .unwrap_or(findings[0].span);
+        return Verdict::skip(format!(
+            "`ping` is refused as \"server not initialized\" (-32002) at {}: the scan sends it without the handshake the server waits for, so how it is answered after that is not known",
+            v.at(at)
+        ));
+    }
+    if !v.handles("ping")
+        && good.is_none()
+        && unreadable.is_none()
+        && !findings.iter().any(|f| f.message.contains("unknown-method fallback"))
+        && let Some(gate) = replies.iter().find(|r| not_initialized(r))
+    {
+        return Verdict::fail(
+            format!(
+                "`ping` is refused as \"server not initialized\" (-32002) at {}, and the dispatch has no `ping` arm to answer it after the handshake",
+                v.at(gate.reply.at())
+            ),
+            findings,
+        );
     }
     // The missing handler says the most: lead with it.
     findings.sort_by_key(|f| !f.message.contains("unknown-method fallback"));

@@ -1492,6 +1492,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Object(Rc::new(kept))));
                 continue;
             }
+            // `t.Start(h)` on one of several instances of the code's classes (a transport
+            // chosen at run time, the paths that chose joined): each runs its class's method.
+            if let Some(held @ Value::Unknown(_)) = &recv
+                && let Some(targets) = self.instance_methods(held, crate::lower::last_segment(callee))
+            {
+                for (this, id) in targets {
+                    let mut bound = self.bind(id, vals.clone(), names);
+                    self.push_self(id, &mut bound, this);
+                    out.extend(self.apply(s.clone(), id, bound, span));
+                }
+                continue;
+            }
             // `obj.method(...)` on an instance: its class's method, with `self` bound.
             if let Some(Value::Instance(class, _, _)) = &recv {
                 let name = crate::lower::last_segment(callee);
@@ -2101,7 +2113,39 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             let mut all = vals;
             all.extend(recv);
+            // Text written into a writer of the code's own type (`serde_json::to_writer(&mut
+            // counter, &v)` into a byte counter implementing `Write`, `print(x, file=self.log)`):
+            // it goes where that type's `write` method sends it, which may be nowhere.
+            if WRITES_INTO_DESTINATION.contains(&name)
+                && let Some((at, writer)) = self.own_writer(args, receiver, &all)
+            {
+                let text = join(
+                    &all.iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != at)
+                        .map(|(_, v)| v.clone())
+                        .collect::<Vec<_>>(),
+                );
+                let mut bound = self.bind(writer, vec![text], &[]);
+                self.push_self(writer, &mut bound, all[at].clone());
+                out.extend(
+                    self.apply(s, writer, bound, span).into_iter().map(|(s2, _)| (s2, Value::unknown())),
+                );
+                continue;
+            }
             let mut s = s;
+            // `inner.ServeHTTP(w, r)` on a handler from outside the scanned code (an SDK's
+            // streamable-HTTP handler behind a hand-written front): it answers the request
+            // with a status and body the scan cannot see.
+            if name == "ServeHTTP"
+                && args.len() == 2
+                && self.prog.file_of(self.here()).language == crate::model::Language::Go
+            {
+                let answer = HttpValue { status: HttpStatus::Unknown, body: Some(Value::unknown()), span };
+                s.effects.push(Effect::Emit { value: Value::Http(Rc::new(answer)), span });
+                out.push((s, Value::unknown()));
+                continue;
+            }
             if self.is_sink(name) {
                 let value = join(&all);
                 // What goes out is a reply, or an envelope in a shape of its own (a
@@ -2762,6 +2806,45 @@ impl<'p, 'a> Interp<'p, 'a> {
         names
     }
 
+    /// The instances of the code's classes a value holds (one, or the several a join
+    /// left), each with its class's method `name`; `None` unless every one has it.
+    fn instance_methods(&self, held: &Value, name: &str) -> Option<Vec<(Value, FnId)>> {
+        let instances: Vec<Value> = match held {
+            Value::Instance(..) => vec![held.clone()],
+            Value::Unknown(parts)
+                if !parts.is_empty() && parts.iter().all(|p| matches!(p, Value::Instance(..))) =>
+            {
+                parts.as_ref().clone()
+            }
+            _ => return None,
+        };
+        instances
+            .into_iter()
+            .map(|this| {
+                let Value::Instance(class, ..) = &this else { return None };
+                let id = self.prog.method(class, name, self.here())?;
+                Some((this, id))
+            })
+            .collect()
+    }
+
+    /// The writer of the code's own type among a write's values: its position and the
+    /// method of its type that takes the bytes (`write`, Go's `Write`).
+    /// `all` is the call's argument values then its receiver's, if any.
+    fn own_writer(&self, args: &[Expr], receiver: Option<&Expr>, all: &[Value]) -> Option<(usize, FnId)> {
+        let exprs = args.iter().map(Some).chain([receiver]);
+        all.iter().zip(exprs).enumerate().find_map(|(i, (v, e))| {
+            let class: &str = match (v, e) {
+                (Value::Instance(class, ..), _) => class,
+                // A local made by a struct literal of the code's type (Rust's values of
+                // structs are plain objects): the type it was made as.
+                (_, Some(Expr::Var(name))) => self.prog.declared_class(self.here(), name)?,
+                _ => return None,
+            };
+            ["write", "Write"].iter().find_map(|m| self.prog.method(class, m, self.here())).map(|id| (i, id))
+        })
+    }
+
     /// A call to a function outside the scanned code that writes a message out:
     /// a known name, or one the configuration lists.
     fn is_sink(&self, name: &str) -> bool {
@@ -3035,6 +3118,21 @@ const MODEL_READERS: &[&str] = &[
 ];
 
 /// Schema validations whose result says `valid` / `success`.
+/// Writes that take their destination as an argument or receiver (`to_writer(w, v)`,
+/// `write!(w, ..)`, `json.dump(v, fp)`, `print(x, file=fp)`, `w.write_all(b)` on a type
+/// defining only `write`).
+const WRITES_INTO_DESTINATION: &[&str] = &[
+    "to_writer",
+    "to_writer_pretty",
+    "write",
+    "writeln",
+    "write_all",
+    "dump",
+    "print",
+    "Write",
+    "WriteString",
+];
+
 const SCHEMA_CHECKS: &[&str] = &["validate", "safeParse", "safeValidate"];
 
 /// A read of one of the envelope's scalar members (`method`, `id`, `jsonrpc`) or of
@@ -3057,6 +3155,11 @@ fn decodes_member(e: &Expr) -> bool {
 /// Methods that change a list in place other than by one `push` (which the lowering
 /// makes a statement of its own): Rust's `Vec` and `VecDeque`.
 const LIST_MUTATORS: &[&str] = &[
+    // A task set's: a task spawned into it (`join_set.spawn(fut)`) or pushed
+    // (`FuturesUnordered::push`, listed with the statement form).
+    "spawn",
+    "spawn_blocking",
+    "spawn_local",
     "extend",
     "extend_from_slice",
     "append",

@@ -155,6 +155,16 @@ fn merge(mut group: Vec<State>) -> State {
             && let Some(object) = join_members(&values)
         {
             object
+        } else if values.len() == group.len() && values.iter().all(|v| matches!(v, Value::Instance(..))) {
+            // Instances of the code's classes (a transport chosen on each path): one of
+            // them, each kept, so that a method called on it runs its own class's.
+            let mut kept: Vec<Value> = Vec::new();
+            for v in values {
+                if !kept.contains(v) && kept.len() < crate::value::MAX_PARTS {
+                    kept.push(v.clone());
+                }
+            }
+            Value::Unknown(Rc::new(kept))
         } else {
             let owned: Vec<Value> = values.into_iter().cloned().collect();
             join(&owned)

@@ -103,6 +103,8 @@ const SINKS: &[&str] = &[
     "WriteString",
     "write_all",
     "send",
+    // A channel's non-blocking send (tokio's and crossbeam's `try_send`).
+    "try_send",
     "send_json",
     "sendall",
     "respond",

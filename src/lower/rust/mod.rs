@@ -648,7 +648,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             let inner = children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown);
             Expr::Propagate(Box::new(inner))
         }
-        "parenthesized_expression" | "reference_expression" | "await_expression" | "type_cast_expression" => {
+        // `&mut x` names `x` (its first named child is the `mut`).
+        "reference_expression" => {
+            node.field("value").map(|v| expr(ctx, v, facts)).unwrap_or_else(Expr::unknown)
+        }
+        "parenthesized_expression" | "await_expression" | "type_cast_expression" => {
             children(node).first().map(|c| expr(ctx, *c, facts)).unwrap_or_else(Expr::unknown)
         }
         "field_expression" => {
@@ -1249,6 +1253,10 @@ fn answer_expr(answer: frameworks::Answer, args: Vec<Expr>, span: crate::model::
 /// HTTP body types built from the bytes they carry (`Body::from(text)`).
 const BODY_TYPES: &[&str] = &["Body", "Full", "Bytes", "BoxBody"];
 
+/// Collections of running tasks (tokio's `JoinSet`, futures' `FuturesUnordered` and
+/// `FuturesOrdered`), empty when made with `new()`.
+const TASK_SETS: &[&str] = &["JoinSet", "FuturesUnordered", "FuturesOrdered"];
+
 /// Types whose `new()` is an empty text or body: `Bytes::new()`, `String::new()`,
 /// http-body-util's `Empty::new()`.
 const EMPTY_NEW_TYPES: &[&str] = &["Bytes", "BytesMut", "String", "Empty"];
@@ -1399,6 +1407,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         callee.as_str(),
         "Vec::new" | "Vec::with_capacity" | "VecDeque::new" | "VecDeque::with_capacity"
     ) {
+        return crate::lower::capture(span);
+    }
+    // A set of tasks made empty (`JoinSet::<T>::new()`, `FuturesUnordered::new()`): empty
+    // until one is spawned or pushed into it, so nothing to reap from it before.
+    let (collection, made) = callee.rsplit_once("::").unwrap_or(("", ""));
+    let collection = crate::lower::last_segment(collection.split("::<").next().unwrap_or(collection));
+    if made == "new" && args.is_empty() && TASK_SETS.contains(&collection) {
         return crate::lower::capture(span);
     }
     // `serde_json::to_string(&reply)`, `to_value(result)`: the JSON is the value, and `Ok`.
