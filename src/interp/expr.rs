@@ -2806,20 +2806,17 @@ impl<'p, 'a> Interp<'p, 'a> {
         names
     }
 
-    /// The instances of the code's classes a value holds (one, or the several a join
-    /// left), each with its class's method `name`; `None` unless every one has it.
+    /// The instances of the code's classes an unknown value holds (the several a join
+    /// left), each with its class's method `name`; `None` unless it holds only such
+    /// instances and every one has the method.
     fn instance_methods(&self, held: &Value, name: &str) -> Option<Vec<(Value, FnId)>> {
-        let instances: Vec<Value> = match held {
-            Value::Instance(..) => vec![held.clone()],
-            Value::Unknown(parts)
-                if !parts.is_empty() && parts.iter().all(|p| matches!(p, Value::Instance(..))) =>
-            {
-                parts.as_ref().clone()
-            }
-            _ => return None,
-        };
-        instances
-            .into_iter()
+        let Value::Unknown(parts) = held else { return None };
+        if parts.is_empty() || !parts.iter().all(|p| matches!(p, Value::Instance(..))) {
+            return None;
+        }
+        parts
+            .iter()
+            .cloned()
             .map(|this| {
                 let Value::Instance(class, ..) = &this else { return None };
                 let id = self.prog.method(class, name, self.here())?;
@@ -3117,7 +3114,6 @@ const MODEL_READERS: &[&str] = &[
     "from_json",
 ];
 
-/// Schema validations whose result says `valid` / `success`.
 /// Writes that take their destination as an argument or receiver (`to_writer(w, v)`,
 /// `write!(w, ..)`, `json.dump(v, fp)`, `print(x, file=fp)`, `w.write_all(b)` on a type
 /// defining only `write`).
@@ -3133,6 +3129,7 @@ const WRITES_INTO_DESTINATION: &[&str] = &[
     "WriteString",
 ];
 
+/// Schema validations whose result says `valid` / `success`.
 const SCHEMA_CHECKS: &[&str] = &["validate", "safeParse", "safeValidate"];
 
 /// A read of one of the envelope's scalar members (`method`, `id`, `jsonrpc`) or of
