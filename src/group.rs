@@ -877,10 +877,42 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     // The routers' handler names by their last segment: each function looks only at
     // the names that can be its own.
     let mut handlers: HashMap<&str, Vec<(&FileFacts, &String)>> = HashMap::new();
+    // Handlers a factory makes (`app.post("/mcp", createHandler())`): the functions the
+    // factory of that name returns, in a file the mounting one reaches, as mounted there.
+    let made: Vec<(&FileFacts, String)> = prog
+        .files()
+        .flat_map(|file| {
+            file.http_handlers
+                .iter()
+                .filter_map(move |h| Some((file, h.strip_prefix(crate::lower::MADE_BY)?)))
+        })
+        .flat_map(|(file, factory)| {
+            prog.named(factory)
+                .iter()
+                .copied()
+                .filter(|&id| prog.function(id).owner.is_none())
+                .filter(|&id| {
+                    prog.related(file, prog.file_of(id)) || prog.imports(file, &prog.file_of(id).path)
+                })
+                .flat_map(|id| {
+                    let mut returned = Vec::new();
+                    crate::model::walk_statements(&prog.function(id).body, &mut |st| {
+                        if let Stmt::Return { value: Some(Expr::FnRef(name)), .. } = st {
+                            returned.push((prog.file_of(id), name.clone()));
+                        }
+                    });
+                    returned
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
     for file in prog.files() {
         for h in &file.http_handlers {
             handlers.entry(crate::lower::last_segment(h)).or_default().push((file, h));
         }
+    }
+    for (file, name) in &made {
+        handlers.entry(name.as_str()).or_default().push((file, name));
     }
     let mounted = |id: FnId| {
         let f = prog.function(id);

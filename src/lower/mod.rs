@@ -240,6 +240,9 @@ pub const ENUM_VALUES: &str = "mcp-conform/enum-values";
 /// thread or task): what it writes is the path's, but its ending the process does
 /// not end the path.
 pub const DETACHED: &str = "mcp-conform/detached";
+/// A router's handler named as what a factory call returns (`app.post("/mcp",
+/// createHandler(opts))`): this prefix and the factory's name, in `http_handlers`.
+pub const MADE_BY: &str = "mcp-conform/made-by:";
 /// The member under which an enum decoded by the message's `method` keeps its wire
 /// names and variants (serde's `#[serde(tag = "method")]`).
 pub const TAGGED_BY_METHOD: &str = "mcp-conform/tagged-by-method";

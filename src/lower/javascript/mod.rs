@@ -1547,11 +1547,24 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         _ => false,
     };
+    // A path held in a setting (`app.all(config.mcp.path, h)`) for the verbs that
+    // take one (never `use`, whose first argument may be a middleware).
+    let path_setting = |a: &Node| {
+        matches!(last.as_str(), "post" | "all" | "put")
+            && matches!(a.kind(), "member_expression" | "identifier")
+    };
     if receiver_node.is_some()
         && ROUTE_METHODS.contains(&last.as_str())
-        && arg_nodes.first().is_some_and(route_path)
+        && arg_nodes.first().is_some_and(|a| route_path(a) || (arg_nodes.len() >= 2 && path_setting(a)))
     {
         for a in &arg_nodes[1..] {
+            // `createMcpHandler(opts)`: the function that factory returns.
+            if a.kind() == "call_expression"
+                && let Some(f) = a.field("function").filter(|f| f.kind() == "identifier")
+            {
+                facts.http_handlers.push(format!("{}{}", super::MADE_BY, ctx.text(f)));
+                continue;
+            }
             let name = callable_name(ctx, js, *a, facts);
             facts.http_handlers.push(name);
         }
@@ -1763,7 +1776,9 @@ fn http_answer(
     span: Span,
     facts: &mut FileFacts,
 ) -> Option<Expr> {
-    let root = receiver_text.split(['.', '(']).next().unwrap_or("");
+    // (A chain written over several lines, `res\n  .status(400)\n  .json(x)`, has the
+    // line break before its first dot.)
+    let root = receiver_text.split(['.', '(']).next().unwrap_or("").trim_end();
     if !RESPONSE_OBJECTS.contains(&root) {
         return None;
     }
