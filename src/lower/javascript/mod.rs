@@ -1547,10 +1547,16 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         _ => false,
     };
-    // A path held in a setting (`app.all(config.mcp.path, h)`) for the verbs that
-    // take one (never `use`, whose first argument may be a middleware).
+    // A path held in a setting (`app.all(config.mcp.path, h)`) on an app or a router,
+    // for `post` and `all` (not `use`, whose first argument may be a middleware, nor
+    // an HTTP client's `post(url, body)`).
+    let router = {
+        let name = receiver_text.rsplit('.').next().unwrap_or("").trim().to_ascii_lowercase();
+        name.contains("app") || name.contains("router") || matches!(name.as_str(), "server" | "api")
+    };
     let path_setting = |a: &Node| {
-        matches!(last.as_str(), "post" | "all" | "put")
+        router
+            && matches!(last.as_str(), "post" | "all")
             && matches!(a.kind(), "member_expression" | "identifier")
     };
     if receiver_node.is_some()
