@@ -281,9 +281,6 @@ impl ProbeRun {
         out
     }
 
-    /// The first answer, on a path that looked at the message, the scan cannot read:
-    /// an HTTP body built by code it cannot follow, or a JSON-RPC envelope written in
-    /// a shape of its own (`{jsonrpc, id, result_json}`). It may hold a reply.
     /// An HTTP answer written by a handler outside the scanned code (`inner.ServeHTTP(w,
     /// r)`), on a path that saw the message: its status and body are both unknown.
     pub fn opaque_answer(&self) -> Option<Span> {
@@ -302,6 +299,9 @@ impl ProbeRun {
         })
     }
 
+    /// The first answer, on a path that looked at the message, the scan cannot read:
+    /// an HTTP body built by code it cannot follow, or a JSON-RPC envelope written in
+    /// a shape of its own (`{jsonrpc, id, result_json}`). It may hold a reply.
     pub fn unreadable_answer(&self) -> Option<Span> {
         // Written out: an envelope of its own shape, or an HTTP body the scan cannot
         // read (`res.end(JSON.stringify(response))` of a response it cannot follow).
@@ -572,7 +572,7 @@ pub struct ServerView<'p, 'a> {
     blind_seen: RefCell<Option<(Span, Probe)>>,
     /// An id-less probe answered by a handler outside the scanned code (see
     /// [`ProbeRun::opaque_answer`]): its silence is no witness.
-    unreadable_seen: RefCell<Option<(Span, Probe)>>,
+    opaque_seen: RefCell<Option<(Span, Probe)>>,
 }
 
 impl<'p, 'a> ServerView<'p, 'a> {
@@ -596,7 +596,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
             unseen_error: RefCell::new(None),
             unsure_status: RefCell::new(None),
             blind_seen: RefCell::new(None),
-            unreadable_seen: RefCell::new(None),
+            opaque_seen: RefCell::new(None),
         }
     }
 
@@ -626,7 +626,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         self.unseen_error.borrow_mut().take();
         self.unsure_status.borrow_mut().take();
         self.blind_seen.borrow_mut().take();
-        self.unreadable_seen.borrow_mut().take();
+        self.opaque_seen.borrow_mut().take();
         let verdict = (check.run)(self);
         // A failure rests on a path whose method was known; a pass beside a path where
         // it was not proves nothing.
@@ -675,7 +675,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if !probe.has_id
             && let Some(at) = run.opaque_answer()
         {
-            self.unreadable_seen.borrow_mut().get_or_insert((at, probe.clone()));
+            self.opaque_seen.borrow_mut().get_or_insert((at, probe.clone()));
         }
         if let Some(at) = run.blind() {
             self.blind_seen.borrow_mut().get_or_insert((at, probe));
@@ -1052,7 +1052,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         if let Some((at, probe)) = self.blind_seen.borrow().clone() {
             return Verdict::skip(blind_reason(self, at, &probe));
         }
-        if let Some((at, probe)) = self.unreadable_seen.borrow().clone() {
+        if let Some((at, probe)) = self.opaque_seen.borrow().clone() {
             return Verdict::skip(format!(
                 "`{}` without an id is answered at {} with a body the scan cannot read, which may hold a reply",
                 probe.method,

@@ -110,16 +110,10 @@ pub fn run(v: &ServerView) -> Verdict {
     if v.handles("ping")
         && good.is_none()
         && unreadable.is_none()
-        && replies.iter().any(not_initialized)
         // (The gate stands before the dispatch: an unknown method meets it too.)
         && replies.iter().all(|r| server_error(&r) && (not_initialized(r) || !reaches_fallback(r)))
+        && let Some(at) = replies.iter().filter(|r| not_initialized(r)).map(|r| r.reply.at()).min()
     {
-        let at = replies
-            .iter()
-            .filter(|r| not_initialized(r))
-            .map(|r| r.reply.at())
-            .min()
-            .unwrap_or(findings[0].span);
         return Verdict::skip(format!(
             "`ping` is refused as \"server not initialized\" (-32002) at {}: the scan sends it without the handshake the server waits for, so how it is answered after that is not known",
             v.at(at)
