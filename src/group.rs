@@ -130,7 +130,9 @@ fn local_table<'b>(body: &'b crate::model::Block, name: &str) -> Option<&'b Expr
 }
 
 /// Whether a function is an Express/Connect middleware, `(req, res, next)`, that calls
-/// `next()`: the request then goes on to a handler of the chain.
+/// `next()`: the request then goes on to a handler of the chain. `next(error)` hands
+/// a failure to the error handlers instead (a handler's `catch`), which is no passing
+/// on: only a call with no argument, or with `'route'`/`'router'`, is.
 fn passes_on(prog: &Program, id: FnId) -> bool {
     let f = prog.function(id);
     let script = matches!(prog.file_of(id).language, Language::JavaScript | Language::TypeScript);
@@ -139,7 +141,12 @@ fn passes_on(prog: &Program, id: FnId) -> bool {
     };
     let mut calls = false;
     walk_block(&f.body, &mut |e| {
-        calls |= matches!(e, Expr::Call { callee, receiver: None, .. } if callee == next);
+        calls |= matches!(e, Expr::Call { callee, receiver: None, args, .. }
+        if callee == next && match args.as_slice() {
+            [] => true,
+            [Expr::Str(skip)] => skip == "route" || skip == "router",
+            _ => false,
+        });
     });
     calls
 }

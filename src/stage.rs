@@ -534,9 +534,11 @@ fn module_spellings(parsed: &[&FileFacts], packages: Packages) -> Vec<String> {
                     out.insert(format!("{}::", name.replace('-', "_")));
                 }
             }
-            // `use App\Rpc\Dispatcher;` (PSR-4: the class's folder and file name).
+            // `use App\Rpc\Dispatcher;` (PSR-4: the class's folder and file name), and
+            // `require __DIR__ . '/../src/Dispatcher.php';` (the file by its name).
             Language::Php if parts.len() >= 2 => {
                 out.insert(parts[parts.len() - 2..].join("\\"));
+                out.insert(format!("/{}.php", parts[parts.len() - 1]));
             }
             _ => {}
         }

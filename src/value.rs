@@ -542,6 +542,13 @@ pub enum Effect {
     /// `php_sapi_name() === 'cli'`): on `true` its output is standard output, and
     /// no HTTP request is being answered.
     CommandLine(bool),
+    /// A status set on a response the handler does not return, which the framework
+    /// gives the body the handler returns (FastAPI's `response.status_code = 404`
+    /// on a `response: Response` parameter).
+    LentStatus {
+        status: HttpStatus,
+        span: Span,
+    },
     /// A member a function wrote on one of its parameters (`ctx.response = r` in
     /// `def on_ping(ctx)`): the caller takes it onto the variable it passed.
     Wrote {

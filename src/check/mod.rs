@@ -183,7 +183,15 @@ impl PathRun {
                 value.split_replies(&mut sure, &mut unsure);
             }
         }
-        self.outcome.value.split_replies(&mut sure, &mut unsure);
+        // A returned body sent with a status set on the side that the scan cannot
+        // compute ([`Effect::LentStatus`]): a reply in it is an unsure one.
+        if lent_status(self).is_some_and(|(status, _)| status == crate::value::HttpStatus::Unknown) {
+            let mut also_unsure = Vec::new();
+            self.outcome.value.split_replies(&mut also_unsure, &mut unsure);
+            unsure.extend(also_unsure);
+        } else {
+            self.outcome.value.split_replies(&mut sure, &mut unsure);
+        }
         sure.retain(|r| !r.pre_dispatch);
         unsure.retain(|r| !r.pre_dispatch);
         (sure, unsure)
@@ -201,7 +209,7 @@ impl PathRun {
         self.outcome.effects.iter().any(|e| match e {
             Effect::Emit { value, .. } => value.http().is_some_and(|h| h.status.is_error()),
             _ => false,
-        })
+        }) || lent_status(self).is_some_and(|(status, _)| status.is_error())
     }
 }
 
@@ -436,6 +444,15 @@ impl ProbeRun {
             let answer = match (value.as_http(), value, emitted.as_ref()) {
                 (Some(h), _, _) => HttpAnswer::Response(h),
                 (_, _, Some(h)) => HttpAnswer::Response(h.clone()),
+                // A status set on the side (FastAPI's `response.status_code = 404`, see
+                // [`Effect::LentStatus`]) and a body returned: the body goes out with
+                // that status, `None` encoded as `null`.
+                (_, body, None) if let Some((status, span)) = lent_status(path) => {
+                    // No body goes out with 204 or 304, whatever is returned.
+                    let bodiless = matches!(status, crate::value::HttpStatus::Code(204 | 304));
+                    let body = (!bodiless).then(|| body.clone());
+                    HttpAnswer::Response(Rc::new(HttpValue { status, body, span }))
+                }
                 (_, Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
                 // A PHP script's output is the response's body: a reply it echoes is
                 // the answer (with PHP's default 200).
@@ -488,6 +505,15 @@ impl ProbeRun {
         spans.sort();
         spans.into_iter().next()
     }
+}
+
+/// The last status a path set on a response that lends it to the returned body
+/// ([`Effect::LentStatus`]), with where.
+fn lent_status(path: &PathRun) -> Option<(crate::value::HttpStatus, Span)> {
+    path.outcome.effects.iter().rev().find_map(|e| match e {
+        Effect::LentStatus { status, span } => Some((*status, *span)),
+        _ => None,
+    })
 }
 
 /// The HTTP answer a path writes onto a connection by hand: the first status line it

@@ -283,7 +283,18 @@ impl<'p, 'a> Interp<'p, 'a> {
                 })
                 .collect(),
             Expr::Member { item, collection } => {
-                self.eval_pair(st, item, collection, |this, i, c| this.member(i, c))
+                let mut out = Vec::new();
+                for (s, vals) in self.eval_all(st, &[item, collection]) {
+                    let (i, c) = (&vals[0], &vals[1]);
+                    match sapi_names(i, c) {
+                        Some(name) => out.extend(command_line_test(s, i, &Value::Str(name), false)),
+                        None => {
+                            let v = self.member(i, c);
+                            out.push((s, v));
+                        }
+                    }
+                }
+                out
             }
             Expr::StartsWith { text, prefix } => {
                 let prefix = prefix.clone();
@@ -642,6 +653,19 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.note_touch(&v);
             return v;
         }
+        // `exc.status_code` of an HTTP answer raised and caught (`except HTTPException
+        // as exc`), `res.status` of a response: its status.
+        if let Some((base, rest)) = name.split_once('.')
+            && let Some(Value::Http(h)) = st.env.get(base)
+            && matches!(rest, "status_code" | "status")
+        {
+            return match h.status {
+                crate::value::HttpStatus::Code(code) => Value::Int(i64::from(code)),
+                // The framework's default.
+                crate::value::HttpStatus::Unset => Value::Int(200),
+                crate::value::HttpStatus::Unknown => Value::unknown(),
+            };
+        }
         // `self.version`, `reply.result`: a field of an instance or object the path
         // holds; `self.initialize` without such a field is the class's method.
         if let Some((base, rest)) = name.split_once('.')
@@ -997,6 +1021,12 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn member(&mut self, item: &Value, collection: &Value) -> Value {
+        // `exc.code in [UNAUTHORIZED, FORBIDDEN]`: a number among numbers.
+        if let (Value::Int(n), Value::Array(items)) = (item, collection)
+            && items.iter().all(|i| matches!(i, Value::Int(_)))
+        {
+            return Value::Bool(items.iter().any(|i| matches!(i, Value::Int(m) if m == n)));
+        }
         let key = match item {
             Value::Method(m) => m.as_str(),
             Value::Str(s) => s.as_str(),
@@ -2134,6 +2164,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 continue;
             }
             let mut s = s;
+            if name == crate::lower::LEND_STATUS {
+                if let Some(Value::Http(h)) = all.first() {
+                    s.effects.push(Effect::LentStatus { status: h.status, span });
+                }
+                out.push((s, Value::unknown()));
+                continue;
+            }
             // `inner.ServeHTTP(w, r)` on a handler from outside the scanned code (an SDK's
             // streamable-HTTP handler behind a hand-written front): it answers the request
             // with a status and body the scan cannot see.
@@ -2704,12 +2741,19 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// Whether a `catch`/`except` clause naming `classes` catches `raised` (see
-    /// [`crate::lower::CATCHES`]): not only when the raised value's class chain and every
-    /// class named are known and none of them meet.
+    /// [`crate::lower::CATCHES`]): not when the raised value's class chain and every
+    /// class named are known and none of them meet, nor when a library's exception
+    /// meets a clause naming only the code's own classes.
     fn catches(&self, raised: &Value, classes: &[Value]) -> bool {
-        let Value::Instance(own, ..) = raised else { return true };
         let language = self.prog.file_of(self.here()).language;
         let here = self.here();
+        let own_class = |c: &Value| matches!(c, Value::Str(name) if self.prog.class(name, here).is_some());
+        // A framework's HTTP answer raised (`raise HTTPException(401)`) is the
+        // framework's exception, no instance of a class of the code's own.
+        if matches!(raised, Value::Http(_)) {
+            return classes.is_empty() || !classes.iter().all(own_class);
+        }
+        let Value::Instance(own, ..) = raised else { return true };
         // The raised value's class and its bases, through the code's classes and the
         // language's own; complete when it reaches the language's root class.
         let mut chain = vec![own.to_string()];
@@ -2731,16 +2775,24 @@ impl<'p, 'a> Interp<'p, 'a> {
             };
             chain.push(base);
         }
+        // A library's exception (FastAPI's `HTTPException`) is no instance of a class
+        // of the code's own: the library cannot extend the code.
+        let library =
+            crate::lower::exception_base(language, own).is_none() && self.prog.class(own, here).is_none();
         let mut all_known = true;
+        let mut all_own = true;
         for c in classes {
             let Value::Str(name) = c else { return true };
             if chain.iter().any(|k| k == name) {
                 return true;
             }
-            all_known &= crate::lower::exception_base(language, name).is_some()
-                || self.prog.class(name, here).is_some();
+            let own_class = own_class(c);
+            all_own &= own_class;
+            all_known &= crate::lower::exception_base(language, name).is_some() || own_class;
         }
-        !(complete && all_known)
+        let unrelated = complete && all_known;
+        let library_past_own = library && all_own && !classes.is_empty();
+        !(unrelated || library_past_own)
     }
 
     /// The outer function's variables closure `id` reads, as they stand in `st`.
@@ -3181,6 +3233,26 @@ fn reads_params(e: &Expr) -> bool {
 /// Whether a value is PHP's server API name (see [`crate::lower::PHP_SAPI`]).
 fn is_php_sapi(v: &Value) -> bool {
     matches!(v, Value::Str(s) if s == crate::lower::PHP_SAPI)
+}
+
+/// `in_array(PHP_SAPI, ['cli', 'phpdbg'], true)`: the name the test turns on, `cli`
+/// when the list holds it (the script runs from the command line), else the list's
+/// first name (under a web server, which one the scan does not know). `None` when
+/// the item is not the server API name or the list is not a list of names.
+fn sapi_names(item: &Value, collection: &Value) -> Option<String> {
+    if !is_php_sapi(item) {
+        return None;
+    }
+    let Value::Array(names) = collection else { return None };
+    let names: Vec<&str> = names
+        .iter()
+        .map(|n| match n {
+            Value::Str(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let first = names.first()?;
+    Some(if names.contains(&"cli") { "cli" } else { first }.to_string())
 }
 
 /// `php_sapi_name() === 'cli'` on a path: decided by what the path decided before

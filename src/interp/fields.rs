@@ -75,7 +75,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // A helper's own flag (`self._started = True` in an accumulator).
                     Effect::SetInitialized(_) => true,
                     // What it read the message as decides later matches: keep the paths.
-                    Effect::ReadAs(_) | Effect::CommandLine(_) | Effect::Emit { .. } => false,
+                    Effect::ReadAs(_)
+                    | Effect::CommandLine(_)
+                    | Effect::Emit { .. }
+                    | Effect::LentStatus { .. } => false,
                 })
         });
         if results.len() > 1 && quiet {

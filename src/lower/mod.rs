@@ -27,6 +27,11 @@ use tree_sitter::Node;
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
 /// answer, a line on standard output): no function of the scanned code has this name.
 pub const EMIT: &str = "mcp-conform/emit";
+
+/// The callee of a call the lowering makes up for a status set on a response that
+/// lends it to the body the handler returns (its one argument, an HTTP answer
+/// holding only the status).
+pub const LEND_STATUS: &str = "mcp-conform/lend-status";
 /// A built-in: the message decoded into a type of the scanned code,
 /// `(type, how it fails, message)`. A type with a required `id` member fails to decode
 /// a notification: as `Err` (serde, `"err"`) or by raising (pydantic, `"raise"`).
@@ -277,6 +282,9 @@ pub struct Ctx<'a> {
     pub http_requests: Vec<String>,
     /// Names that hold the HTTP response writer in the function being lowered.
     pub http_writers: Vec<String>,
+    /// Names of a response that only lends its status to the body the function
+    /// returns (FastAPI's `response: Response` parameter beside a returned body).
+    pub status_writers: Vec<String>,
     /// Go's named results of the function being lowered: what a bare `return` returns.
     pub named_results: Vec<String>,
     /// The function being lowered answers its HTTP request with what it returns (a Go
@@ -367,6 +375,7 @@ impl<'a> Ctx<'a> {
             extra_sdks: &[],
             http_requests: Vec::new(),
             http_writers: Vec::new(),
+            status_writers: Vec::new(),
             named_results: Vec::new(),
             answers_by_return: false,
             request_types: Vec::new(),
@@ -1356,6 +1365,17 @@ pub fn call(
             }
         }
         let body = Expr::Object { entries: vec![("detail".to_string(), detail.unwrap_or(Expr::Null))], span };
+        // `status.HTTP_401_UNAUTHORIZED`: a status named by the framework's constants.
+        let status = status.map(|s| match &s {
+            Expr::Var(name)
+                if last_segment(name)
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') =>
+            {
+                status_by_name(name).map_or(s, |code| Expr::Int(i64::from(code)))
+            }
+            _ => s,
+        });
         return status.map_or_else(Expr::unknown, |status| http_answer(status, body, span));
     }
     let mut all_args = args;

@@ -47,7 +47,11 @@ pub const VERB_TESTS: &[&str] = &["isMethod"];
 /// `$app->post('/mcp', function ($request, $response) { ... })`, `$router->any(...)`:
 /// the receiver's name (last segment, any case for variables), and the verbs.
 pub const ROUTERS: &[&str] = &["Route", "app", "router", "group", "routes"];
-pub const ROUTE_VERBS: &[&str] = &["post", "any", "match", "map", "addRoute"];
+pub const ROUTE_VERBS: &[&str] = &["post", "any", "match", "map", "addRoute", "add"];
+
+/// HTTP verbs, as a route registration names them first (`$router->add('POST', ..)`,
+/// `$router->map('GET', ..)`): only a POST route takes JSON-RPC messages.
+pub const HTTP_VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /// Servers built around one callback that answers every HTTP request: ReactPHP
 /// `new HttpServer(function (ServerRequestInterface $request) { ... })`.

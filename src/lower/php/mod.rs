@@ -610,13 +610,7 @@ fn mounted_by_attribute(ctx: &Ctx, node: Node) -> bool {
 
 /// `Route::post('/mcp', [McpController::class, 'handle'])`, `$app->post('/mcp', fn)`:
 /// the handler a route mounts, when the call is one.
-fn route_handler(
-    ctx: &mut Ctx,
-    node: Node,
-    facts: &mut FileFacts,
-    receiver: &str,
-    verb: &str,
-) -> Option<String> {
+fn route_handler(ctx: &Ctx, node: Node, lowered: &[Expr], receiver: &str, verb: &str) -> Option<String> {
     let receiver = receiver.trim_start_matches('$');
     if !frameworks::ROUTERS.contains(&receiver) || !frameworks::ROUTE_VERBS.contains(&verb) {
         return None;
@@ -628,8 +622,27 @@ fn route_handler(
         .into_iter()
         .filter_map(|a| a.named_child(0))
         .collect();
-    let path_first = args.first().is_some_and(|a| a.kind() == "string" || a.kind() == "encapsed_string");
-    let handler = if path_first { args.get(1) } else { args.get(2) }?;
+    let string = |a: &Node| a.kind() == "string" || a.kind() == "encapsed_string";
+    // `$router->add('POST', '#^/mcp$#', fn)`: the verb first, as a string.
+    let verb_first = args.first().filter(|a| string(a)).map(|a| unquote(ctx.text(*a)));
+    if let Some(v) = &verb_first
+        && frameworks::HTTP_VERBS.iter().any(|known| v.eq_ignore_ascii_case(known))
+    {
+        if !v.eq_ignore_ascii_case("POST") {
+            return None;
+        }
+        return route_handler_of(ctx, args.get(2)?, lowered.get(2));
+    }
+    if verb == "add" {
+        return None;
+    }
+    let at = if args.first().is_some_and(string) { 1 } else { 2 };
+    route_handler_of(ctx, args.get(at)?, lowered.get(at))
+}
+
+/// The name of the function a route's handler argument mounts (`lowered`: the
+/// argument as the call's lowering made it, a closure's function made once).
+fn route_handler_of(ctx: &Ctx, handler: &Node, lowered: Option<&Expr>) -> Option<String> {
     match handler.kind() {
         // `[McpController::class, 'handle']`
         "array_creation_expression" => {
@@ -642,8 +655,8 @@ fn route_handler(
         }
         // `McpController::class`: an invokable controller.
         "class_constant_access_expression" => Some("__invoke".to_string()),
-        _ => match expr(ctx, *handler, facts) {
-            Expr::FnRef(n) => Some(n),
+        _ => match lowered? {
+            Expr::FnRef(n) => Some(n.clone()),
             _ => None,
         },
     }
@@ -1162,7 +1175,7 @@ fn method_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         ctx.sdk_server = Some(span);
     }
-    if let Some(handler) = route_handler(ctx, node, facts, object_text, &name) {
+    if let Some(handler) = route_handler(ctx, node, &args, object_text, &name) {
         facts.http_handlers.push(handler);
         return Expr::unknown();
     }

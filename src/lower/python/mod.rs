@@ -468,6 +468,19 @@ fn expression_statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &
                     return;
                 }
             }
+            // FastAPI's `response.status_code = 404` beside a returned body: the status
+            // the returned body goes out with.
+            if left.kind() == "attribute"
+                && let Some((object, member)) = target.rsplit_once('.')
+                && RESPONSE_STATUS_MEMBERS.contains(&member)
+                && ctx.status_writers.iter().any(|w| w == object)
+            {
+                let http = status_answer(value.clone(), span);
+                let lend =
+                    Expr::Call { callee: super::LEND_STATUS.into(), receiver: None, args: vec![http], span };
+                out.push(Stmt::Expr(lend));
+                return;
+            }
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 out.push(Stmt::SetInitialized { span });
             }
@@ -745,9 +758,13 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     // A response parameter the handler returns (Werkzeug's `handle(request, response)`)
     // carries the answer written on it; one it does not return (FastAPI's
     // `response: Response` beside a returned body) only lends its status.
-    response.extend(writers.into_iter().filter(|w| body.is_some_and(|b| returns_name(ctx, b, w))));
+    let (returned, lenders): (Vec<String>, Vec<String>) =
+        writers.into_iter().partition(|w| body.is_some_and(|b| returns_name(ctx, b, w)));
+    response.extend(returned);
+    let lenders = if http_route { lenders } else { Vec::new() };
     let outer_requests = std::mem::replace(&mut ctx.http_requests, request);
     let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
+    let outer_lenders = std::mem::replace(&mut ctx.status_writers, lenders);
     let span = ctx.span(node);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
         let mut block: Block = body_params
@@ -759,6 +776,7 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     });
     ctx.http_requests = outer_requests;
     ctx.http_writers = outer_writers;
+    ctx.status_writers = outer_lenders;
 }
 
 /// A class's bases and its declared fields in order (`id: int | None = None`,
