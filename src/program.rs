@@ -38,7 +38,13 @@ struct GoFactories<'a> {
     builders: HashMap<&'a str, Vec<(FnId, &'a str)>>,
     /// By type: its methods that have a body.
     methods: HashMap<&'a str, Vec<FnId>>,
+    /// By type: the struct literals with fields that build one (`&Server{version:
+    /// "2025-03-26"}`, returned or bound to a local), with the function.
+    literals: HashMap<&'a str, Vec<(FnId, Members<'a>)>>,
 }
+
+/// A struct literal's members, as written.
+type Members<'a> = &'a [(String, Expr)];
 
 /// Shards of [`Program::resolve`]'s answers: the servers are judged in parallel.
 const RESOLVE_SHARDS: usize = 16;
@@ -1550,6 +1556,19 @@ impl<'a> Program<'a> {
                 _ => return None,
             }
         }
+        // A constant the struct literal itself sets (`return &Server{version: "1"}`); not
+        // a table it starts empty, which methods may fill (`services: make(map..)`).
+        for &(id, entries) in index.literals.get(class).into_iter().flatten().filter(|(id, _)| at_home(id)) {
+            let set = entries.iter().find(|(k, _)| k == field);
+            if set.is_some_and(|(_, v)| !matches!(v, Expr::Str(_) | Expr::Int(_) | Expr::Bool(_))) {
+                continue;
+            }
+            match (set, found) {
+                (None, _) => {}
+                (Some((_, value)), None) => found = Some((id, value, "")),
+                _ => return None,
+            }
+        }
         found
     }
 
@@ -1566,20 +1585,38 @@ impl<'a> Program<'a> {
                 index.methods.entry(owner).or_default().push(id);
             }
             let mut built: Vec<(&'a str, &'a str)> = Vec::new();
+            let mut literals: Vec<(&'a str, Members<'a>)> = Vec::new();
             crate::model::walk_statements(&f.body, &mut |s| {
-                if let Stmt::Assign { target, value: Expr::Call { callee, args, .. }, .. } = s
-                    && callee == crate::lower::NEW_OBJECT
+                let value = match s {
+                    Stmt::Assign { value, .. } => value,
+                    Stmt::Return { value: Some(value), .. } => value,
+                    _ => return,
+                };
+                let Expr::Call { callee, args, .. } = value else { return };
+                if callee != crate::lower::NEW_OBJECT {
+                    return;
+                }
+                let Some(Expr::Str(class)) = args.first() else { return };
+                if let Some(Expr::Object { entries, .. }) = args.get(1) {
+                    literals.push((class.as_str(), entries.as_slice()));
+                }
+                if let Stmt::Assign { target, .. } = s
                     && !target.contains(['.', '['])
-                    && let Some(Expr::Str(class)) = args.first()
                     && !built.iter().any(|(c, _)| c == class)
                 {
                     built.push((class.as_str(), target.as_str()));
                 }
             });
+            // A method of another type building one is not this type's factory.
+            let factory_of = |class: &str| f.owner.as_deref().is_none_or(|owner| owner == class);
             for (class, local) in built {
-                // A method of another type building one is not this type's factory.
-                if f.owner.as_deref().is_none_or(|owner| owner == class) {
+                if factory_of(class) {
                     index.builders.entry(class).or_default().push((id, local));
+                }
+            }
+            for (class, entries) in literals {
+                if factory_of(class) {
+                    index.literals.entry(class).or_default().push((id, entries));
                 }
             }
         }

@@ -25,6 +25,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let v = checked_version(&st, self.field(*name));
                 vec![(st, v)]
             }
+            // `s.protocolVersion` of a Go receiver its factory builds with that member
+            // (`&Server{protocolVersion: "2025-03-26"}`): the factory's value, not the
+            // message's member of that name.
+            Expr::Field { object: Some(object), name }
+                if matches!(object.as_ref(), Expr::Var(v) if v == "self")
+                    && !matches!(st.env.get("self"), Some(Value::Message | Value::Instance(..)))
+                    && self.prog.file_of(self.here()).language == crate::model::Language::Go
+                    && let Some(v) = crate::lower::field_spellings(*name)
+                        .iter()
+                        .find_map(|spelling| self.factory_member(spelling)) =>
+            {
+                vec![(st, v)]
+            }
             Expr::Field { object: Some(object), name } => self
                 .eval(st, object)
                 .into_iter()
@@ -616,6 +629,27 @@ impl<'p, 'a> Interp<'p, 'a> {
             .and_then(find)
     }
 
+    /// A member of the receiver as the factory that builds its type sets it (Go: see
+    /// [`Program::factory_field`]): read with the factory's local standing for the
+    /// instance, so `s.ping` is its method. A table, a method or a constant text.
+    fn factory_member(&mut self, field: &str) -> Option<Value> {
+        let here = self.here();
+        let owner = self.prog.function(here).owner.as_deref()?;
+        let (_, expr, local) = self.prog.factory_field(owner, field, here)?;
+        let key = (format!("self.{field}@factory"), here as u32);
+        if let Some(v) = self.globals_cache.get(&key) {
+            return Some(v.clone()).filter(|v| !matches!(v, Value::Unknown(_)));
+        }
+        self.globals_cache.insert(key.clone(), Value::unknown());
+        let this = Value::Instance(owner.into(), Rc::new(Vec::new()), self.prog.function(here).span);
+        let v = match self.eval_aside_in(BTreeMap::from([(local.to_string(), this)]), expr).as_deref() {
+            Some([v @ (Value::Object(_) | Value::Func(_) | Value::Str(_))]) => v.clone(),
+            _ => Value::unknown(),
+        };
+        self.globals_cache.insert(key, v.clone());
+        Some(v).filter(|v| !matches!(v, Value::Unknown(_)))
+    }
+
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
         if let Some(v) = st.env.get(name) {
             return v.clone();
@@ -814,24 +848,9 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
             && !field.contains('.')
             && !matches!(st.env.get(base), Some(Value::Instance(..)))
-            && let Some(owner) = self.prog.function(self.here()).owner.as_deref()
-            && let Some((_, expr, local)) = self.prog.factory_field(owner, field, self.here())
+            && let Some(v) = self.factory_member(field)
         {
-            let key = (format!("{name}@factory"), self.here() as u32);
-            if let Some(v) = self.globals_cache.get(&key) {
-                return v.clone();
-            }
-            self.globals_cache.insert(key.clone(), Value::unknown());
-            let this =
-                Value::Instance(owner.into(), Rc::new(Vec::new()), self.prog.function(self.here()).span);
-            let v = match self.eval_aside_in(BTreeMap::from([(local.to_string(), this)]), expr).as_deref() {
-                Some([v @ (Value::Object(_) | Value::Func(_))]) => v.clone(),
-                _ => Value::unknown(),
-            };
-            self.globals_cache.insert(key, v.clone());
-            if !matches!(v, Value::Unknown(_)) {
-                return v;
-            }
+            return v;
         }
         let scope = self.prog.function(self.here()).span.file;
         let key = (name.to_string(), scope);

@@ -854,16 +854,23 @@ impl<'p, 'a> Interp<'p, 'a> {
                     vec![s]
                 }
             },
-            Stmt::Raise { value, .. } => self
-                .eval(st, value)
-                .into_iter()
-                .map(|(mut s, v)| {
-                    if s.running() {
-                        s.status = Status::Raised(v);
-                    }
-                    s
-                })
-                .collect(),
+            Stmt::Raise { value, .. } => {
+                let library = self.library_exception(value);
+                self.eval(st, value)
+                    .into_iter()
+                    .map(|(mut s, v)| {
+                        if s.running() {
+                            s.status = Status::Raised(match &library {
+                                Some(class) => {
+                                    Value::Instance(class.as_str().into(), Rc::default(), Span::default())
+                                }
+                                None => v,
+                            });
+                        }
+                        s
+                    })
+                    .collect()
+            }
             Stmt::Yield(e) => self
                 .eval(st, e)
                 .into_iter()
@@ -1025,6 +1032,27 @@ fn writes_parameter(target: &str, f: &crate::model::Function) -> bool {
 }
 
 impl Interp<'_, '_> {
+    /// The class a `raise`/`throw` constructs when it is a library's (`throw new
+    /// AuthenticationException(..)`, `raise requests.HTTPError(..)`): a capitalised
+    /// name that is no function or class of the code's own, nor the language's
+    /// built-in exception (those are lowered as instances already). Raised, it is an
+    /// instance of that class, which the code's own `catch` clauses cannot catch.
+    fn library_exception(&self, value: &crate::model::Expr) -> Option<String> {
+        // `AuthenticationException(..)`, or a module's (`jwt.InvalidTokenError(..)`).
+        let crate::model::Expr::Call { callee, receiver, .. } = value else { return None };
+        if receiver.as_deref().is_some_and(|r| !matches!(r, crate::model::Expr::Var(_))) {
+            return None;
+        }
+        let here = self.here();
+        let last = callee.rsplit(['\\', '.', ':']).next().unwrap_or(callee);
+        let language = self.prog.file_of(here).language;
+        (last.starts_with(|c: char| c.is_ascii_uppercase())
+            && self.prog.resolve(callee, here).is_none()
+            && self.prog.class(last, here).is_none()
+            && crate::lower::exception_base(language, last).is_none())
+        .then(|| last.to_string())
+    }
+
     /// The function whose variable a member write in the current function writes,
     /// when that is a variable the current function (a closure) takes from the
     /// function it is written in.

@@ -991,6 +991,18 @@ pub fn message_field(key: &str) -> Option<FieldName> {
     }
 }
 
+/// The spellings code gives a message field as a struct member (see [`message_field`]).
+pub fn field_spellings(name: FieldName) -> &'static [&'static str] {
+    match name {
+        FieldName::Method => &["method", "Method"],
+        FieldName::Id => &["id", "ID", "Id"],
+        FieldName::Jsonrpc => &["jsonrpc", "JSONRPC", "Jsonrpc", "JsonRpc", "JSONRpc"],
+        FieldName::ProtocolVersion => &["protocolVersion", "protocol_version", "ProtocolVersion"],
+        FieldName::Result => &["result", "Result"],
+        FieldName::Error => &["error", "Error"],
+    }
+}
+
 /// A member of a decoded message that says whether its `id` was there (`hasID`,
 /// `has_id`, `idPresent`): set by decoding code of the message's own type.
 pub fn names_id_presence(member: &str) -> bool {

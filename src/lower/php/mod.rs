@@ -1452,15 +1452,16 @@ fn function_call(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // What goes out is the value encoded (an empty array as `[]` unless forced to `{}`).
         ("json_encode" | "wp_json_encode", Some(x), _) => {
             let force = raw_args.get(1).is_some_and(|f| f.contains("JSON_FORCE_OBJECT"));
-            match (force, objectify(x)) {
-                // A value built elsewhere (a variable, a call) is encoded as the interpreter finds it.
-                (true, x @ (Expr::Var(_) | Expr::Call { .. } | Expr::Field { .. })) => Expr::Call {
+            match force {
+                // Forced, every empty array in it becomes `{}`, members built elsewhere (a
+                // variable, a call) too: converted as the interpreter finds them.
+                true => Expr::Call {
                     callee: super::FORCE_OBJECT.to_string(),
                     receiver: None,
                     args: vec![x],
                     span,
                 },
-                (_, x) => super::serialised(x, span),
+                false => super::serialised(x, span),
             }
         }
         // WordPress and plain-PHP answers.
