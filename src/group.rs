@@ -902,13 +902,9 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                     prog.related(file, prog.file_of(id)) || prog.imports(file, &prog.file_of(id).path)
                 })
                 .flat_map(|id| {
-                    let mut returned = Vec::new();
-                    crate::model::walk_statements(&prog.function(id).body, &mut |st| {
-                        if let Stmt::Return { value: Some(Expr::FnRef(name)), .. } = st {
-                            returned.push((prog.file_of(id), name.clone()));
-                        }
-                    });
-                    returned
+                    crate::model::returned_functions(&prog.function(id).body)
+                        .into_iter()
+                        .map(move |name| (prog.file_of(id), name.to_string()))
                 })
                 .collect::<Vec<_>>()
         })
@@ -1044,6 +1040,28 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         }
     }
     groups.retain(|g| !g.is_empty());
+    // A dispatch of some methods only (`tools/list`, `tools/call` on a route of their
+    // own), in a file that also carries a server taking the lifecycle (`initialize`)
+    // to its dispatch (the app mounting both routes), is an auxiliary endpoint of that
+    // server, not an MCP server whose handshake could be judged. (A script of its own
+    // that dispatches tools alone is still judged.)
+    let lifecycle = |g: &Vec<FnId>| {
+        g.iter().any(|d| {
+            dispatch[d]
+                .0
+                .iter()
+                .any(|m| matches!(m.as_str(), "initialize" | "ping" | "notifications/initialized"))
+        })
+    };
+    let lifecycle_files: HashSet<u32> = groups
+        .iter()
+        .filter(|g| g.iter().any(|d| dispatch[d].0.contains("initialize")))
+        .flat_map(|g| reach(g, &callers))
+        .map(|f| prog.function(f).span.file)
+        .collect();
+    groups.retain(|g| {
+        lifecycle(g) || !g.iter().any(|&d| lifecycle_files.contains(&prog.function(d).span.file))
+    });
 
     let mut takers: HashMap<FnId, Vec<(Option<FnId>, FnId)>> = HashMap::new();
     for &(t, _, h, by) in &handed {

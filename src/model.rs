@@ -812,6 +812,18 @@ pub fn own_field(name: &str) -> Option<&str> {
     (!field.is_empty() && !field.contains(['.', '[', '('])).then_some(field)
 }
 
+/// The functions a body returns by name (`return handle`, a factory's `return async
+/// function onPost(..) {..}`), as written.
+pub fn returned_functions(body: &Block) -> Vec<&str> {
+    let mut out = Vec::new();
+    walk_statements(body, &mut |s| {
+        if let Stmt::Return { value: Some(Expr::FnRef(name)), .. } = s {
+            out.push(name.as_str());
+        }
+    });
+    out
+}
+
 pub fn walk_statements<'b>(block: &'b Block, f: &mut impl FnMut(&'b Stmt)) {
     for stmt in block {
         f(stmt);

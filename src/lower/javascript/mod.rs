@@ -590,14 +590,13 @@ fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
         }
         // `export default createHandler()`: the function the file's own factory returns.
         Expr::Call { callee, receiver: None, .. } => {
-            let mut returned = Vec::new();
-            for f in facts.functions.iter().filter(|f| f.name == *callee && f.owner.is_none()) {
-                crate::model::walk_statements(&f.body, &mut |s| {
-                    if let Stmt::Return { value: Some(Expr::FnRef(name)), .. } = s {
-                        returned.push(name.clone());
-                    }
-                });
-            }
+            let returned: Vec<String> = facts
+                .functions
+                .iter()
+                .filter(|f| f.name == *callee && f.owner.is_none())
+                .flat_map(|f| crate::model::returned_functions(&f.body))
+                .map(str::to_string)
+                .collect();
             facts.http_handlers.extend(returned);
         }
         _ => {}
