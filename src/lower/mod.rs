@@ -978,29 +978,25 @@ pub fn case_pattern(label: Expr) -> crate::model::Pattern {
     }
 }
 
+/// The message fields the checks follow, each with the spellings code gives it as a
+/// key or a struct member.
+const FIELD_SPELLINGS: &[(FieldName, &[&str])] = &[
+    (FieldName::Method, &["method", "Method"]),
+    (FieldName::Id, &["id", "ID", "Id"]),
+    (FieldName::Jsonrpc, &["jsonrpc", "JSONRPC", "Jsonrpc", "JsonRpc", "JSONRpc"]),
+    (FieldName::ProtocolVersion, &["protocolVersion", "protocol_version", "ProtocolVersion"]),
+    (FieldName::Result, &["result", "Result"]),
+    (FieldName::Error, &["error", "Error"]),
+];
+
 /// The message field a key names, when it is one the checks follow.
 pub fn message_field(key: &str) -> Option<FieldName> {
-    match key {
-        "method" | "Method" => Some(FieldName::Method),
-        "id" | "ID" | "Id" => Some(FieldName::Id),
-        "jsonrpc" | "JSONRPC" | "Jsonrpc" | "JsonRpc" | "JSONRpc" => Some(FieldName::Jsonrpc),
-        "protocolVersion" | "protocol_version" | "ProtocolVersion" => Some(FieldName::ProtocolVersion),
-        "result" | "Result" => Some(FieldName::Result),
-        "error" | "Error" => Some(FieldName::Error),
-        _ => None,
-    }
+    FIELD_SPELLINGS.iter().find(|(_, spellings)| spellings.contains(&key)).map(|(f, _)| *f)
 }
 
-/// The spellings code gives a message field as a struct member (see [`message_field`]).
+/// The spellings code gives a message field (see [`message_field`]).
 pub fn field_spellings(name: FieldName) -> &'static [&'static str] {
-    match name {
-        FieldName::Method => &["method", "Method"],
-        FieldName::Id => &["id", "ID", "Id"],
-        FieldName::Jsonrpc => &["jsonrpc", "JSONRPC", "Jsonrpc", "JsonRpc", "JSONRpc"],
-        FieldName::ProtocolVersion => &["protocolVersion", "protocol_version", "ProtocolVersion"],
-        FieldName::Result => &["result", "Result"],
-        FieldName::Error => &["error", "Error"],
-    }
+    FIELD_SPELLINGS.iter().find(|(f, _)| *f == name).map_or(&[], |(_, spellings)| spellings)
 }
 
 /// A member of a decoded message that says whether its `id` was there (`hasID`,

@@ -326,6 +326,34 @@ fn thrown(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     }
 }
 
+/// The file a `require`/`include` loads, as an import hint: the last string literal
+/// of its path expression (`__DIR__ . '/../src/Handler.php'`) without the leading
+/// `./`, `../` and `/` and without `.php` (`src/Handler`).
+fn required_file(ctx: &Ctx, node: Node) -> Option<String> {
+    let mut last = None;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "string" | "encapsed_string") {
+            if last.is_none_or(|l: Node| n.start_byte() > l.start_byte()) {
+                last = Some(n);
+            }
+            continue;
+        }
+        stack.extend(children(n));
+    }
+    let text = unquote(ctx.text(last?));
+    let mut rest = text.as_str();
+    loop {
+        let trimmed = rest.trim_start_matches('/').trim_start_matches("./").trim_start_matches("../");
+        if trimmed.len() == rest.len() {
+            break;
+        }
+        rest = trimmed;
+    }
+    let hint = rest.strip_suffix(".php")?;
+    (!hint.is_empty()).then(|| hint.to_string())
+}
+
 /// `InitializeHandler::class`: the class's name, as a string (not for `self::class`,
 /// `static::class`, whose class is the caller's).
 fn class_name_constant(ctx: &Ctx, node: Node) -> Option<String> {
@@ -969,6 +997,14 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "function_call_expression" => function_call(ctx, node, facts),
         "object_creation_expression" => new_object(ctx, node, facts),
+        // `require __DIR__ . '/../src/Handler.php';`: the file it loads is imported.
+        "require_expression"
+        | "require_once_expression"
+        | "include_expression"
+        | "include_once_expression" => {
+            facts.imports.extend(required_file(ctx, node));
+            Expr::unknown()
+        }
         "cast_expression" => {
             let ty = node.field("type").map(|t| ctx.text(t).to_ascii_lowercase()).unwrap_or_default();
             let value = sub(ctx, node, "value", facts);
