@@ -38,6 +38,10 @@ pub struct Entry {
     /// Parameters the entry calls, bound to the function its caller hands it
     /// (`transport.run(self.handle)` into `def run(self, handler)`): by position.
     pub callbacks: Vec<(usize, FnId)>,
+    /// Names the entry captures from the parameters of the function that made it
+    /// (a callback handed to a library: `rl.on("line", (l) => handler(..))` in
+    /// `startStdio(handler)`), bound to what that function's caller hands it.
+    pub captured: Vec<(String, FnId)>,
 }
 
 #[derive(Debug, Clone)]
@@ -549,6 +553,75 @@ fn called_params(prog: &Program, id: FnId, closures: &HashMap<FnId, Vec<FnId>>) 
     out
 }
 
+/// The closures `id` makes (at any depth) that call a parameter of `id` they capture,
+/// or hand it to a function of the code that calls it, with its position:
+/// `startStdio(handler)` whose `rl.on("line", (l) => handler(..))` runs later, as an
+/// entry of its own, and calls what `startStdio` was handed.
+fn captured_param_calls(
+    prog: &Program,
+    id: FnId,
+    closures: &HashMap<FnId, Vec<FnId>>,
+    is_route: &(dyn Fn(FnId) -> bool + Sync),
+) -> Vec<(FnId, usize)> {
+    let params = &prog.function(id).params;
+    let mut out = Vec::new();
+    if params.is_empty() {
+        return out;
+    }
+    // Only a callback a transport hands a library counts: one made where standard
+    // input is read (`rl.on("line", ..)`), or one taking an HTTP request, and the
+    // closures inside it (`req.on("end", ..)`); the binding goes to that outermost
+    // callback, whose run reaches the inner ones. A socket's callback
+    // (`net.createServer(sock => ..)`) may sit behind a bridge that drops what it
+    // answers for a notification, so its answers are not the server's.
+    let reads = |f: FnId| prog.function(f).reads_stdin;
+    let anchor = |c: FnId, around: Option<FnId>, parent_reads: bool| {
+        around.or_else(|| (parent_reads || reads(c) || is_route(c)).then_some(c))
+    };
+    let mut todo: Vec<(FnId, Option<FnId>)> =
+        closures.get(&id).into_iter().flatten().map(|&c| (c, anchor(c, None, reads(id)))).collect();
+    let mut seen: Vec<FnId> = todo.iter().map(|&(c, _)| c).collect();
+    while let Some((c, around)) = todo.pop() {
+        let f = prog.function(c);
+        // A parameter of `id` as `c` sees it (not a name `c` binds itself).
+        let captured_param = |name: &str| {
+            if f.params.iter().any(|p| p == name) || prog.holds_value(c, name) {
+                return None;
+            }
+            params.iter().position(|p| p == name)
+        };
+        if let Some(entry) = around {
+            walk_block(&f.body, &mut |e| {
+                let Expr::Call { callee, receiver, args, .. } = e else { return };
+                if receiver.is_none()
+                    && let Some(i) = captured_param(callee)
+                    && !out.contains(&(entry, i))
+                {
+                    out.push((entry, i));
+                }
+                // Handed on to a function of the code that calls it (`handlePayload(handler, body)`).
+                for (at, a) in args.iter().enumerate() {
+                    if let Expr::Var(v) = a
+                        && let Some(i) = captured_param(v)
+                        && !out.contains(&(entry, i))
+                        && let Some(t) = prog.resolve(callee, c)
+                        && called_params(prog, t, closures).contains(&at)
+                    {
+                        out.push((entry, i));
+                    }
+                }
+            });
+        }
+        for &inner in closures.get(&c).into_iter().flatten() {
+            if !seen.contains(&inner) {
+                seen.push(inner);
+                todo.push((inner, anchor(inner, around, reads(c))));
+            }
+        }
+    }
+    out
+}
+
 /// The function an argument names (`self._handle`, `s.handle`, `handle`, a closure).
 fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
     match arg {
@@ -557,15 +630,30 @@ fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
         Expr::Var(name) if let Some(field) = crate::model::own_field(name) => {
             prog.resolve(name, here).or_else(|| prog.stored_callback(here, field))
         }
-        Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here),
+        Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here, false),
         Expr::Var(name) => prog.resolve(name, here),
         _ => None,
     }
 }
 
+/// [`named_function`], and a name bound to what a factory makes (`const handler =
+/// createRequestHandler(repo)`, local or the module's): the function the factory
+/// returns. Taken only where a transport receives it (see [`callbacks`]).
+fn named_or_made(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
+    match arg {
+        Expr::Var(name) if crate::model::own_field(name).is_none() && prog.holds_value(here, name) => {
+            local_function(prog, name, here, true)
+        }
+        Expr::Var(name) if crate::model::own_field(name).is_none() => {
+            prog.resolve(name, here).or_else(|| prog.made_function(name, here))
+        }
+        _ => named_function(prog, arg, here),
+    }
+}
+
 /// The function a local variable of `here` is bound to, when every binding of it
 /// names the same one (`let on_msg = move |m| ...;`, `handler := func(..) {..}`).
-fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
+fn local_function(prog: &Program, name: &str, here: FnId, made: bool) -> Option<FnId> {
     let mut found: Option<Option<FnId>> = None;
     crate::model::walk_statements(&prog.function(here).body, &mut |s| {
         if let crate::model::Stmt::Assign { target, value, .. } = s
@@ -582,6 +670,8 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
                     Some(crate::model::Stmt::Yield(Expr::FnRef(f))) => prog.resolve(f, here),
                     _ => None,
                 },
+                // `const handler = createRequestHandler(repo)`: what the factory returns.
+                Expr::Call { callee, receiver: None, .. } if made => prog.factory_made(callee, here),
                 _ => None,
             };
             found = Some(crate::program::agreeing(found, bound));
@@ -591,14 +681,21 @@ fn local_function(prog: &Program, name: &str, here: FnId) -> Option<FnId> {
 }
 
 /// The callbacks handed, and the calls that hand something the scan cannot name.
-type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>);
+type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>, Vec<(FnId, String, FnId)>);
+
+/// The position [`callbacks`] gives a callback a closure calls through a captured
+/// parameter: no parameter of the closure's own.
+const CAPTURED: usize = usize::MAX;
+
+/// What [`captured_param_calls`] finds for a function, shared between threads.
+type CapturedCalls = std::sync::Arc<Vec<(FnId, usize)>>;
 
 /// Callbacks handed to a function of the code that calls them: `transport.run(self._handle)`
 /// where `run(self, handler)` calls `handler(msg)`. The receiving function calls the
 /// callback: `(receiver, parameter position, callback, the caller that hands it)`;
 /// and `(receiver, caller)` where the caller hands it, at such a position, a function
 /// the scan cannot name (a handler imported from a package).
-fn callbacks(prog: &Program) -> Handed {
+fn callbacks(prog: &Program, is_route: &(dyn Fn(FnId) -> bool + Sync)) -> Handed {
     let n = prog.functions.len();
     let mut closures: HashMap<FnId, Vec<FnId>> = HashMap::new();
     for id in 0..n {
@@ -619,10 +716,39 @@ fn callbacks(prog: &Program) -> Handed {
         }
         found
     };
+    // The closures a function makes that call a parameter of it they capture, with
+    // the parameter's position (found once per function, as `called` is).
+    let capturing: std::sync::Mutex<HashMap<FnId, CapturedCalls>> = Default::default();
+    // A function where a transport receives messages: one that reads standard input
+    // or answers HTTP, or a closure inside one.
+    let transport = |f: FnId| {
+        let mut at = Some(f);
+        let mut depth = 0;
+        while let Some(g) = at
+            && depth < 64
+        {
+            if prog.function(g).reads_stdin || is_route(g) {
+                return true;
+            }
+            at = prog.capturing_function(g);
+            depth += 1;
+        }
+        false
+    };
+    let captured = |m: FnId| -> CapturedCalls {
+        if let Some(known) = capturing.lock().ok().and_then(|c| c.get(&m).cloned()) {
+            return known;
+        }
+        let found = std::sync::Arc::new(captured_param_calls(prog, m, &closures, is_route));
+        if let Ok(mut c) = capturing.lock() {
+            c.entry(m).or_insert_with(|| found.clone());
+        }
+        found
+    };
     // Each function's calls on their own (a pair names its caller, so no two
     // functions find the same one), in the functions' order.
     let found = per_function(n, |id| {
-        let (mut out, mut unnamed) = (Vec::new(), Vec::new());
+        let (mut out, mut unnamed, mut caps) = (Vec::new(), Vec::new(), Vec::new());
         walk_block(&prog.function(id).body, &mut |e| {
             let Expr::Call { callee, args, .. } = e else { return };
             if args.is_empty() {
@@ -655,8 +781,15 @@ fn callbacks(prog: &Program) -> Handed {
                 }
             }
             for target in targets {
+                // A handler a factory made is taken when a transport receives it: the
+                // target reads standard input or answers HTTP (or this call sits in one
+                // that does). Not a socket's callback, whose peer may be a bridge.
+                let receives = transport(target) || transport(id);
                 for &i in called(target).iter() {
-                    match args.get(i).map(|a| named_function(prog, a, id)) {
+                    let name = |a: &Expr| {
+                        if receives { named_or_made(prog, a, id) } else { named_function(prog, a, id) }
+                    };
+                    match args.get(i).map(name) {
                         Some(Some(h)) if h != target && !out.contains(&(target, i, h, id)) => {
                             out.push((target, i, h, id))
                         }
@@ -664,16 +797,33 @@ fn callbacks(prog: &Program) -> Handed {
                         _ => {}
                     }
                 }
+                // A callback the target makes and hands to a library (`rl.on("line",
+                // async (line) => { await handler(..) })`) calls the parameter it
+                // captures: what this call hands there.
+                for &(c, i) in captured(target).iter() {
+                    if let Some(Some(h)) = args.get(i).map(|a| named_or_made(prog, a, id))
+                        && h != c
+                        && let Some(name) = prog.function(target).params.get(i)
+                    {
+                        if !out.contains(&(c, CAPTURED, h, id)) {
+                            out.push((c, CAPTURED, h, id));
+                        }
+                        if !caps.iter().any(|(k, n, f)| *k == c && n == name && *f == h) {
+                            caps.push((c, name.clone(), h));
+                        }
+                    }
+                }
             }
         });
-        (out, unnamed)
+        (out, unnamed, caps)
     });
-    let (mut out, mut unnamed) = (Vec::new(), Vec::new());
-    for (o, u) in found {
+    let (mut out, mut unnamed, mut caps) = (Vec::new(), Vec::new(), Vec::new());
+    for (o, u, c) in found {
         out.extend(o);
         unnamed.extend(u);
+        caps.extend(c);
     }
-    (out, unnamed)
+    (out, unnamed, caps)
 }
 
 /// Library functions and methods (of arrays, iterators, promises, options) that call
@@ -699,7 +849,11 @@ fn per_function<T: Send>(n: usize, f: impl Fn(FnId) -> T + Sync) -> Vec<T> {
     crate::program::per_item(&ids, |&id| f(id))
 }
 
-fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
+fn call_graph(
+    prog: &Program,
+    handed: &[(FnId, usize, FnId, FnId)],
+    captured: &[(FnId, String, FnId)],
+) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let (mut calls, refs): (Vec<Vec<FnId>>, Vec<Vec<FnId>>) = per_function(n, |id| {
         let (mut calls, mut refs) = (Vec::new(), Vec::new());
@@ -732,14 +886,16 @@ fn call_graph(prog: &Program, handed: &[(FnId, usize, FnId, FnId)]) -> (Vec<Vec<
                     .params
                     .iter()
                     .position(|p| p == callee)
-                    .is_some_and(|i| handed.iter().any(|&(t, j, ..)| t == id && j == i));
+                    .is_some_and(|i| handed.iter().any(|&(t, j, ..)| t == id && j == i))
+                    // A parameter of the function around a callback, which it captures.
+                    || captured.iter().any(|(c, name, _)| *c == id && name == callee);
                 let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);
                     // `handler = self.on_message; handler(m)`: the function a local holds.
                     if !callee.contains(['.', ':', '[', '(']) && prog.holds_value(id, callee) {
-                        add(local_function(prog, callee, id), c);
+                        add(local_function(prog, callee, id, false), c);
                     }
                     // `self.on_message(m)` on a field a setter filled with a function.
                     if let Some(field) = crate::model::own_field(callee) {
@@ -859,26 +1015,6 @@ fn reach(start: &[FnId], edges: &[Vec<FnId>]) -> HashSet<FnId> {
 
 pub fn servers(prog: &Program) -> Vec<Server> {
     let n = prog.functions.len();
-    let (handed, unnamed) = callbacks(prog);
-    let (mut calls, mut refs) = call_graph(prog, &handed);
-    // A vendored SDK's code was written without the repository's: a call there that
-    // resolves by name into the repository's own code (`$handler->handle(..)` meeting
-    // the plugin's `handle`) is a guess, not a caller, and puts the SDK above no server.
-    let vendored = |id: FnId| prog.file_of(id).sdk_library.is_some();
-    for from in (0..n).filter(|&f| vendored(f)) {
-        calls[from].retain(|&t| vendored(t));
-        refs[from].retain(|&t| vendored(t));
-    }
-    // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
-    // so a function that merely mounts a route handler is not a caller of it.
-    let edges: Vec<Vec<FnId>> =
-        calls.iter().zip(&refs).map(|(c, r)| c.iter().chain(r).copied().collect()).collect();
-    let mut callers = vec![Vec::new(); n];
-    for (from, tos) in calls.iter().enumerate() {
-        for &t in tos {
-            callers[t].push(from);
-        }
-    }
     // A function handed to a router in the same language, in a related folder.
     // A handler is named by itself or, a method, with its class (`McpView.post`).
     // The routers' handler names by their last segment: each function looks only at
@@ -966,6 +1102,26 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let f = prog.function(id);
         f.http_signature || (f.http_connection && prog.file_of(id).writes_http) || mounted(id)
     };
+    let (handed, unnamed, captured_handed) = callbacks(prog, &is_route);
+    let (mut calls, mut refs) = call_graph(prog, &handed, &captured_handed);
+    // A vendored SDK's code was written without the repository's: a call there that
+    // resolves by name into the repository's own code (`$handler->handle(..)` meeting
+    // the plugin's `handle`) is a guess, not a caller, and puts the SDK above no server.
+    let vendored = |id: FnId| prog.file_of(id).sdk_library.is_some();
+    for from in (0..n).filter(|&f| vendored(f)) {
+        calls[from].retain(|&t| vendored(t));
+        refs[from].retain(|&t| vendored(t));
+    }
+    // Down from a dispatcher: what it calls and what it refers to. Up: only real calls,
+    // so a function that merely mounts a route handler is not a caller of it.
+    let edges: Vec<Vec<FnId>> =
+        calls.iter().zip(&refs).map(|(c, r)| c.iter().chain(r).copied().collect()).collect();
+    let mut callers = vec![Vec::new(); n];
+    for (from, tos) in calls.iter().enumerate() {
+        for &t in tos {
+            callers[t].push(from);
+        }
+    }
 
     let dispatchers = per_function(n, |id| {
         let callees = &edges[id];
@@ -1218,8 +1374,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 transport: is_route(e) || reach(&[e], &edges).iter().any(|&f| prog.function(f).reads_stdin),
                 callbacks: handed
                     .iter()
-                    .filter(|(t, _, h, _)| *t == e && members.contains(h))
+                    .filter(|(t, i, h, _)| *t == e && *i != CAPTURED && members.contains(h))
                     .map(|&(_, i, h, _)| (i, h))
+                    .collect(),
+                captured: captured_handed
+                    .iter()
+                    .filter(|(c, _, h)| *c == e && members.contains(h))
+                    .map(|(_, name, h)| (name.clone(), *h))
                     .collect(),
             })
             .collect();

@@ -814,14 +814,38 @@ pub fn own_field(name: &str) -> Option<&str> {
 
 /// The functions a body returns by name (`return handle`, a factory's `return async
 /// function onPost(..) {..}`), as written.
+/// A local the body binds to a closure and returns (`const handle = async (req, res)
+/// => {..}; return handle;`) counts when every binding of it is a function.
 pub fn returned_functions(body: &Block) -> Vec<&str> {
     let mut out = Vec::new();
+    let mut locals: Vec<&str> = Vec::new();
+    walk_statements(body, &mut |s| match s {
+        Stmt::Return { value: Some(Expr::FnRef(name)), .. } => out.push(name.as_str()),
+        Stmt::Return { value: Some(Expr::Var(name)), .. } => locals.push(name.as_str()),
+        _ => {}
+    });
+    for local in locals {
+        out.extend(bound_functions(body, local).unwrap_or_default());
+    }
+    out
+}
+
+/// The functions a local of `body` is bound to (`const handle = async (..) => {..}`),
+/// when every binding of it names a function; None when one binds something else.
+pub fn bound_functions<'b>(body: &'b Block, local: &str) -> Option<Vec<&'b str>> {
+    let mut bound: Vec<&str> = Vec::new();
+    let mut other = false;
     walk_statements(body, &mut |s| {
-        if let Stmt::Return { value: Some(Expr::FnRef(name)), .. } = s {
-            out.push(name.as_str());
+        if let Stmt::Assign { target, value, .. } = s
+            && target == local
+        {
+            match value {
+                Expr::FnRef(f) => bound.push(f.as_str()),
+                _ => other = true,
+            }
         }
     });
-    out
+    (!other).then_some(bound)
 }
 
 pub fn walk_statements<'b>(block: &'b Block, f: &mut impl FnMut(&'b Stmt)) {

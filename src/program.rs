@@ -2500,6 +2500,12 @@ impl<'a> Program<'a> {
     pub fn made_function(&self, name: &str, here: FnId) -> Option<FnId> {
         let bound = self.global(name, here).or_else(|| self.bound_around(name, here))?;
         let Expr::Call { callee, .. } = bound else { return None };
+        self.factory_made(callee, here)
+    }
+
+    /// The one function the factory `callee` (called from `here`) returns: `return
+    /// handle`, or a function defined inside it and returned by name.
+    pub fn factory_made(&self, callee: &str, here: FnId) -> Option<FnId> {
         let factory = self.resolve(callee, here)?;
         let mut found: Option<Option<FnId>> = None;
         crate::model::walk_statements(&self.function(factory).body, &mut |s| {
@@ -2510,6 +2516,16 @@ impl<'a> Program<'a> {
                     Expr::Var(f) if !self.holds_value(factory, f) => self
                         .resolve(f, factory)
                         .filter(|&g| self.function(g).span.file == self.function(factory).span.file),
+                    // `const answer = async (msg) => {..}; return answer;`: the closure
+                    // every binding of the local names.
+                    Expr::Var(f) => {
+                        let bound = crate::model::bound_functions(&self.function(factory).body, f);
+                        let mut made: Option<Option<FnId>> = None;
+                        for g in bound.into_iter().flatten() {
+                            made = Some(agreeing(made, self.resolve(g, factory)));
+                        }
+                        made.flatten()
+                    }
                     _ => None,
                 };
                 found = Some(agreeing(found, made));

@@ -12,7 +12,11 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::skip("no path from the server's entry reaches its dispatch");
     }
     let gates = v.lifecycle_gates();
-    let replies: Vec<_> = run.replies().into_iter().filter(|r| !gates.contains(&r.gate_key())).collect();
+    let replies: Vec<_> = run
+        .replies()
+        .into_iter()
+        .filter(|r| !gates.contains(&r.gate_key()) && !v.idless_branch_reply(r))
+        .collect();
     if let Some(first) = replies.first() {
         let prefix = first.path.outcome.prefix_check;
         let hint = match prefix {

@@ -45,7 +45,7 @@ pub fn run(v: &ServerView) -> Verdict {
         .replies()
         .iter()
         .filter(|r| fallback_routes.contains(&&r.path.outcome.route))
-        .filter(|r| !gates.contains(&r.gate_key()))
+        .filter(|r| !gates.contains(&r.gate_key()) && !v.idless_branch_reply(r))
         .map(|r| Finding {
             span: r.reply.at(),
             message: format!("`{NAME}` reaches the unknown-method fallback, which answers it{hint}"),

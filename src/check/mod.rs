@@ -748,7 +748,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                 .with_lead_in(self.server.lead_in.clone())
                 .with_deadline(self.deadline)
                 .with_allowance(self.work_left.get());
-            let outs = interp.run_with(entry.function, &entry.callbacks);
+            let outs = interp.run_with(entry.function, &entry.callbacks, &entry.captured);
             self.work_left.set(self.work_left.get().saturating_sub(interp.work()));
             if std::env::var_os("MCP_CONFORM_DEBUG").is_some_and(|v| !v.is_empty()) {
                 self.print_outcomes(&probe, entry.function, &interp, &outs);
@@ -797,6 +797,26 @@ impl<'p, 'a> ServerView<'p, 'a> {
         });
         self.cache.borrow_mut().insert(probe, run.clone());
         run
+    }
+
+    /// Whether a reply to an id-less message is an acknowledgement a branch for
+    /// id-less messages sends: a result, not an error; its path tested the message's
+    /// id (not only to choose the reply's own id); and it is built where no unknown
+    /// request is answered (`if (!("id" in msg)) { route(msg); return {id: "", result:
+    /// null} }`, a transport turning a handler's "no reply" into `{"result": "ok"}`).
+    /// Such a reply is notification-no-reply's finding: the unknown-method fallback
+    /// did not send it, and the message was accepted without an error. An error sent
+    /// there (`else sendError(..)` for id-less names it does not know) is the
+    /// fallback's refusal all the same.
+    pub fn idless_branch_reply(&self, r: &SentReply) -> bool {
+        let tested = r.path.outcome.id_check.is_some_and(|test| !r.reply.span.contains(test));
+        r.reply.error.is_none()
+            && tested
+            && !self
+                .peek(Probe::request(crate::interp::UNKNOWN_METHOD))
+                .replies()
+                .iter()
+                .any(|u| u.reply.at() == r.reply.at())
     }
 
     /// Replies that a handled `notifications/initialized` (or `ping`) gets exactly as

@@ -66,7 +66,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             if truth.is_none() && elsewhere.is_none() {
                 let other_route = is_other_route_test(cond)
                     && matches!(then.last(), Some(Stmt::Return { .. } | Stmt::Exit { .. }));
-                elsewhere = Some((is_route_test(cond) || other_route) && !self.leads_to_server(then));
+                elsewhere = Some(
+                    (is_route_test(cond) || other_route)
+                        && !self.leads_to_server(then)
+                        && !self.hands_server_function(&s, then),
+                );
             }
             let branches: &[bool] = match truth {
                 Some(true) => &[true],
@@ -131,6 +135,28 @@ impl<'p, 'a> Interp<'p, 'a> {
             .iter()
             .filter_map(|c| self.prog.resolve(c, here).or_else(|| self.prog.made_function(c, here)))
             .any(|f| self.toward(f, 0))
+    }
+
+    /// Whether a block calls, or hands to a call, a variable that holds on this path a
+    /// function leading to the server (a handler the transport was handed:
+    /// `handlePayload(handler, body)` where `handler` is the dispatcher).
+    fn hands_server_function(&mut self, s: &State, block: &Block) -> bool {
+        let mut held: Vec<crate::model::FnId> = Vec::new();
+        crate::model::walk_block(block, &mut |e| {
+            let Expr::Call { callee, args, .. } = e else { return };
+            let names = args.iter().filter_map(|a| match a {
+                Expr::Var(v) => Some(v.as_str()),
+                _ => None,
+            });
+            for name in std::iter::once(callee.as_str()).chain(names) {
+                if let Some(Value::Func(f)) = s.env.get(name)
+                    && !held.contains(f)
+                {
+                    held.push(*f);
+                }
+            }
+        });
+        held.into_iter().any(|f| self.toward(f, 0))
     }
 
     /// The function a name a body calls or hands on stands for: one of the code's,

@@ -1504,6 +1504,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, replaced));
                 continue;
             }
+            // `method.split("/")`, `explode('/', $method)`: the known text's parts.
+            if let Some(parts) = self.split(callee, recv.as_ref(), &vals) {
+                out.push((s, parts));
+                continue;
+            }
             // `strtolower(trim($method))`, `strings.ToLower(req.Method)`: the same name.
             if recv.is_none()
                 && let Some(fold) = crate::lower::string_fold(callee)

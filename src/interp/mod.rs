@@ -550,12 +550,18 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// Runs an entry function with unknown arguments; returns how each path ended.
     pub fn run(&mut self, entry: FnId) -> Vec<Outcome> {
-        self.run_with(entry, &[])
+        self.run_with(entry, &[], &[])
     }
 
     /// [`Interp::run`] with some parameters bound to functions (callbacks the entry's
-    /// caller hands it).
-    pub fn run_with(&mut self, entry: FnId, callbacks: &[(usize, FnId)]) -> Vec<Outcome> {
+    /// caller hands it), and some names the entry captures bound the same way (see
+    /// [`crate::group::Entry::captured`]).
+    pub fn run_with(
+        &mut self,
+        entry: FnId,
+        callbacks: &[(usize, FnId)],
+        captured: &[(String, FnId)],
+    ) -> Vec<Outcome> {
         if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
             self.cut = Some(Cut::Time);
             return Vec::new();
@@ -594,6 +600,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 break;
             }
             self.steps = 0;
+            if !captured.is_empty() {
+                self.closure_env = Some(captured.iter().map(|(n, f)| (n.clone(), Value::Func(*f))).collect());
+            }
             outcomes = self.call_function(entry, args.clone());
             if !self.fixpoint_changed {
                 break;

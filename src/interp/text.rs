@@ -1,5 +1,6 @@
 //! Text the code works on: a known string with part of it replaced
-//! (`method.replace("/", "_")`, `preg_replace('/\s+/', '', $m)`, `re.sub(..)`).
+//! (`method.replace("/", "_")`, `preg_replace('/\s+/', '', $m)`, `re.sub(..)`), or
+//! split into parts (`method.split("/")`, `explode('/', $method)`).
 
 use super::{Interp, Value};
 
@@ -87,5 +88,80 @@ impl Interp<'_, '_> {
             }
             _ => Value::Str(result),
         })
+    }
+
+    /// A known string split at a known separator into a list of its parts: the method
+    /// `split` on a string (JavaScript, TypeScript, Python), and each language's
+    /// splitting functions (`strings.Split`, `strings.SplitN`, `explode`) that the
+    /// scanned code does not define. The parts of the message's method name stay parts
+    /// of it (a test of `parts[0]` decides on the method). None when anything is
+    /// unknown: a pattern, a limit the scan cannot read, Python's split on whitespace.
+    pub(super) fn split(&mut self, callee: &str, recv: Option<&Value>, vals: &[Value]) -> Option<Value> {
+        use crate::model::Language;
+        let language = self.prog.file_of(self.here()).language;
+        let name = crate::lower::last_segment(callee);
+        // The text, the separator, a limit argument if any.
+        let (text, sep, limit) = match recv {
+            Some(text @ (Value::Method(_) | Value::Str(_)))
+                if name == "split"
+                    && matches!(language, Language::JavaScript | Language::TypeScript | Language::Python) =>
+            {
+                match vals {
+                    [sep] => (text, sep, None),
+                    [sep, limit] => (text, sep, Some(limit)),
+                    _ => return None,
+                }
+            }
+            None => {
+                let form = crate::lower::string_split(callee)?;
+                if self.resolve_callee(callee).is_some() {
+                    return None;
+                }
+                (vals.get(form.text)?, vals.get(form.sep)?, form.limit.map(|at| vals.get(at)).unwrap_or(None))
+            }
+            _ => return None,
+        };
+        let Value::Str(sep) = sep else { return None };
+        if sep.is_empty() || crate::lower::regex_literal_parts(sep).is_some() {
+            return None;
+        }
+        let source = match text {
+            Value::Method(m) => m.as_str(),
+            Value::Str(t) => t.as_str(),
+            // PHP reads a null string argument as the empty string (`explode('/', null)`
+            // on a missing key is `[""]`).
+            Value::Null if language == Language::Php => "",
+            _ => return None,
+        };
+        let limit = match limit {
+            None => None,
+            Some(Value::Int(n)) => Some(*n),
+            Some(_) => return None,
+        };
+        let parts: Vec<&str> = match (limit, language) {
+            (None, _) => source.split(sep.as_str()).collect(),
+            // JavaScript keeps the first `limit` parts of a full split.
+            (Some(n), Language::JavaScript | Language::TypeScript) => {
+                source.split(sep.as_str()).take(usize::try_from(n).ok()?).collect()
+            }
+            // Python's `maxsplit` splits at most that many times.
+            (Some(n), Language::Python) if n >= 0 => {
+                source.splitn(usize::try_from(n).ok()? + 1, sep.as_str()).collect()
+            }
+            (Some(n), Language::Python) if n < 0 => source.split(sep.as_str()).collect(),
+            // `strings.SplitN(s, sep, n)` and `explode($sep, $s, $n)` with n > 0: at most
+            // n parts; anything else (0, negative) the scan leaves alone.
+            (Some(n), _) if n > 0 => source.splitn(usize::try_from(n).ok()?, sep.as_str()).collect(),
+            _ => return None,
+        };
+        let method = matches!(text, Value::Method(_));
+        if method {
+            self.renamed_method |= parts.len() > 1;
+        }
+        let items = parts
+            .into_iter()
+            .map(|p| if method { Value::Method(p.to_string()) } else { Value::Str(p.to_string()) })
+            .collect();
+        Some(Value::Array(std::rc::Rc::new(items)))
     }
 }

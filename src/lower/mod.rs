@@ -1255,6 +1255,24 @@ pub fn string_replace(name: &str) -> Option<Replace> {
         .map(|&(_, r)| r)
 }
 
+/// Where a splitting function takes its text, separator and limit (positions).
+#[derive(Debug, Clone, Copy)]
+pub struct Split {
+    pub text: usize,
+    pub sep: usize,
+    pub limit: Option<usize>,
+}
+
+/// The splitting function `name` is, from each language's `STRING_SPLITS`
+/// (`strings.Split`, `explode`). The method `s.split(sep)` is the interpreter's.
+pub fn string_split(name: &str) -> Option<Split> {
+    [php::frameworks::STRING_SPLITS, go::frameworks::STRING_SPLITS]
+        .iter()
+        .flat_map(|t| t.iter())
+        .find(|(f, _)| *f == name)
+        .map(|&(_, r)| r)
+}
+
 /// A regular-expression literal (JavaScript `/[\u200B]/g`) as a value: a string
 /// no code writes, holding its flags and pattern (see [`regex_literal_parts`]).
 pub fn regex_literal(pattern: &str, flags: &str) -> Expr {

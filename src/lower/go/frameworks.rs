@@ -142,6 +142,13 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[(
     crate::lower::Replace { text: 0, pattern: 1, with: 2, all: true, regex: false },
 )];
 
+/// Functions that split a string at a separator: `strings.Split(s, "/")`,
+/// `strings.SplitN(s, "/", 2)`.
+pub const STRING_SPLITS: &[(&str, crate::lower::Split)] = &[
+    ("strings.Split", crate::lower::Split { text: 0, sep: 1, limit: None }),
+    ("strings.SplitN", crate::lower::Split { text: 0, sep: 1, limit: Some(2) }),
+];
+
 /// Methods that run the function they are handed as a goroutine: errgroup's
 /// `g.Go(f)`, `sync.WaitGroup.Go(f)`, conc's pools.
 pub const GOROUTINE_STARTERS: &[&str] = &["Go"];

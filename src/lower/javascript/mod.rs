@@ -13,6 +13,10 @@ use tree_sitter::Node;
 const REGISTER_METHODS: &[&str] = &["set", "register", "on", "method", "addMethod", "handle", "addHandler"];
 /// Events whose callbacks receive standard input lines: `rl.on("line", cb)`.
 const STDIN_EVENTS: &[&str] = &["line", "data", "readable"];
+/// Receivers of those events that are not standard input: a network peer
+/// (`connection.on("data", ..)` in `net.createServer`) or a child process's output.
+const NOT_STDIN: &[&str] =
+    &["socket", "sock", "connection", "conn", "client", "ws", "websocket", "peer", "stdout", "stderr"];
 
 /// Per-file state of the JavaScript lowering.
 struct Js {
@@ -588,12 +592,18 @@ fn note_default_handler(value: &Expr, facts: &mut FileFacts) {
                 }
             }
         }
-        // `export default createHandler()`: the function the file's own factory returns.
+        // `export default createHandler()`: the function the file's own factory returns,
+        // or, the factory imported (`export default createMcpHandler({..})` in a Vercel
+        // function), what a factory of that name in a file this one reaches returns.
         Expr::Call { callee, receiver: None, .. } => {
-            let returned: Vec<String> = facts
-                .functions
+            let own: Vec<&crate::model::Function> =
+                facts.functions.iter().filter(|f| f.name == *callee && f.owner.is_none()).collect();
+            if own.is_empty() {
+                facts.http_handlers.push(format!("{}{callee}", super::MADE_BY));
+                return;
+            }
+            let returned: Vec<String> = own
                 .iter()
-                .filter(|f| f.name == *callee && f.owner.is_none())
                 .flat_map(|f| crate::model::returned_functions(&f.body))
                 .map(str::to_string)
                 .collect();
@@ -1583,7 +1593,12 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         return expr(ctx, js, f, facts);
     }
     // `http.createServer(cb)`, `Deno.serve(cb)`, `Bun.serve({ fetch })`: the callback answers HTTP.
-    if frameworks::SERVER_CALLS.contains(&last.as_str()) && !arg_nodes.is_empty() {
+    // Not Node's socket servers (`net.createServer(cb)`, `tls.createServer(cb)`), whose
+    // callback takes a connection.
+    if frameworks::SERVER_CALLS.contains(&last.as_str())
+        && !arg_nodes.is_empty()
+        && !matches!(receiver_text.as_str(), "net" | "tls")
+    {
         let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
         for a in &args {
             note_default_handler(a, facts);
@@ -1603,7 +1618,9 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             span,
         };
     }
-    if last == "on" && first_str.as_deref().is_some_and(|e| STDIN_EVENTS.contains(&e)) {
+    let peer = NOT_STDIN
+        .contains(&receiver_text.rsplit('.').next().unwrap_or("").trim().to_ascii_lowercase().as_str());
+    if last == "on" && first_str.as_deref().is_some_and(|e| STDIN_EVENTS.contains(&e)) && !peer {
         for a in &arg_nodes[1..] {
             let name = callable_name(ctx, js, *a, facts);
             js.stdin_callbacks.push(name);

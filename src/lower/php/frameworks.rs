@@ -155,6 +155,11 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[
     ("preg_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true }),
 ];
 
+/// Functions that split a string at a separator (see [`crate::lower::Split`]):
+/// `explode('/', $method)`, `explode('/', $method, 2)`.
+pub const STRING_SPLITS: &[(&str, crate::lower::Split)] =
+    &[("explode", crate::lower::Split { text: 1, sep: 0, limit: Some(2) })];
+
 /// Base classes whose constructor configures the object and then calls a hook, by the
 /// namespace they live in: Yii's `BaseObject` (and so `Component`, `Model`) sets the
 /// properties its config array names, then calls `init()`. `(namespace, hook)`.

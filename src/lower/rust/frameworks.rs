@@ -108,6 +108,9 @@ pub const TRANSPARENT: &[&str] = &[
     "to_ascii_lowercase",
     "boxed",
     "boxed_unsync",
+    // tracing's `fut.instrument(span)`, `fut.in_current_span()`: the same future.
+    "instrument",
+    "in_current_span",
 ];
 
 /// Extractors that decode the request body from JSON into the handler's parameter:

@@ -720,7 +720,9 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if items.len() >= 2
                 && let Some(Expr::Http { status, body: None, .. }) = items.first()
             {
-                let body = items.last().cloned().map(Box::new);
+                // A bare null there is `Body::empty()` or `()`: no body (a JSON null is
+                // `Json(Value::Null)`, a response of its own).
+                let body = items.last().filter(|b| !matches!(b, Expr::Null)).cloned().map(Box::new);
                 return Expr::Http { status: *status, body, span };
             }
             // `(status, Json(body))` with the status in a variable: the status it holds.
@@ -1582,6 +1584,24 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 _ => Expr::Null,
             };
             return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
+        }
+        // `msg.get("id").is_none_or(Value::is_null)`: the test a method path names,
+        // called on what the option holds (`v.is_null()`).
+        if matches!(last.as_str(), "is_some_and" | "is_none_or")
+            && let ([path], Some(value)) = (arguments.as_slice(), func.field("value"))
+            && path.kind() == "scoped_identifier"
+            && let Some(method) = path.field("name").map(|n| ctx.text(n).to_string())
+        {
+            let recv = expr(ctx, value, facts);
+            let test = super::call(method, Some(recv.clone()), Vec::new(), Vec::new(), span);
+            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+            let empty = Expr::Bool(last == "is_none_or");
+            return Expr::If {
+                cond: Box::new(held),
+                then: vec![Stmt::Yield(test)],
+                otherwise: vec![Stmt::Yield(empty)],
+                span,
+            };
         }
         // `.map(ToString::to_string)`, `.map(String::from)`, `.map(Box::new)`: a
         // conversion named by its path keeps what the option or result holds, as the
