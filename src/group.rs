@@ -631,6 +631,9 @@ fn named_function(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
             prog.resolve(name, here).or_else(|| prog.stored_callback(here, field))
         }
         Expr::Var(name) if prog.holds_value(here, name) => local_function(prog, name, here, false),
+        // A parameter of a function around `here`: what its caller hands (see
+        // `Entry::captured`), not a function of that name elsewhere.
+        Expr::Var(name) if prog.captured_parameter(name, here) => None,
         Expr::Var(name) => prog.resolve(name, here),
         _ => None,
     }
@@ -644,7 +647,9 @@ fn named_or_made(prog: &Program, arg: &Expr, here: FnId) -> Option<FnId> {
         Expr::Var(name) if crate::model::own_field(name).is_none() && prog.holds_value(here, name) => {
             local_function(prog, name, here, true)
         }
-        Expr::Var(name) if crate::model::own_field(name).is_none() => {
+        Expr::Var(name)
+            if crate::model::own_field(name).is_none() && !prog.captured_parameter(name, here) =>
+        {
             prog.resolve(name, here).or_else(|| prog.made_function(name, here))
         }
         _ => named_function(prog, arg, here),
@@ -882,13 +887,12 @@ fn call_graph(
             Expr::Call { callee, args, .. } => {
                 // A parameter that callers are seen handing a function to calls what
                 // they hand it (see `handed`), not a function of the same name elsewhere.
-                let handed_param = f
-                    .params
-                    .iter()
-                    .position(|p| p == callee)
-                    .is_some_and(|i| handed.iter().any(|&(t, j, ..)| t == id && j == i))
+                // Any parameter shadows the functions of its name elsewhere: what it
+                // holds is what the caller hands, named or not.
+                let handed_param = f.params.iter().any(|p| p == callee)
                     // A parameter of the function around a callback, which it captures.
-                    || captured.iter().any(|(c, name, _)| *c == id && name == callee);
+                    || captured.iter().any(|(c, name, _)| *c == id && name == callee)
+                    || (!callee.contains(['.', ':', '[', '(']) && prog.captured_parameter(callee, id));
                 let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
                 if target.is_none() {

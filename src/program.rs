@@ -1005,6 +1005,32 @@ impl<'a> Program<'a> {
         }
     }
 
+    /// Whether a bare name in `here` is a parameter of a function around it that
+    /// `here` captures (`handler` in `rl.on("line", l => handler(l))` inside
+    /// `startStdio(handler)`): what the caller hands, never a function of that name
+    /// elsewhere. A name `here` binds itself is its own.
+    pub fn captured_parameter(&self, name: &str, here: FnId) -> bool {
+        let own = self.function(here);
+        if own.params.iter().any(|p| p == name) || self.holds_value(here, name) {
+            return false;
+        }
+        let mut at = self.capturing_function(here);
+        let mut depth = 0;
+        while let Some(f) = at
+            && depth < 64
+        {
+            if self.function(f).params.iter().any(|p| p == name) {
+                return true;
+            }
+            if self.holds_value(f, name) {
+                return false;
+            }
+            at = self.capturing_function(f);
+            depth += 1;
+        }
+        false
+    }
+
     /// The folder of the Go module (its `go.mod`) the file at `path` belongs to.
     fn go_module_of(&self, path: &str) -> Option<&String> {
         self.go_module_dirs

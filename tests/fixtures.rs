@@ -2,7 +2,8 @@
 //!
 //! A fixture is a folder `fixtures/<language>/<case>/` with source files and an
 //! `expected.toml`: one `[[server]]` table per server the scan must find (by
-//! `path` of the file that dispatches, and optionally `kind`), giving every
+//! `path` of the file that dispatches, and optionally `kind`, `files`, `sdk` and
+//! `transports`), giving every
 //! check's verdict. No `[[server]]` table means no server may be found.
 
 use mcp_conform::check::CHECKS;
@@ -63,6 +64,16 @@ fn check_case(case: &Path) -> Vec<String> {
             let files: Vec<&str> = files.iter().filter_map(|f| f.as_str()).collect();
             if got.files != files {
                 problems.push(format!("{}: files {:?} where {:?} were expected", got.id, got.files, files));
+            }
+        }
+        // `transports = [..]`: the transports the server is reached by, exactly.
+        if let Some(transports) = want.get("transports").and_then(|t| t.as_array()) {
+            let transports: Vec<&str> = transports.iter().filter_map(|t| t.as_str()).collect();
+            if got.transports != transports {
+                problems.push(format!(
+                    "{}: transports {:?} where {:?} were expected",
+                    got.id, got.transports, transports
+                ));
             }
         }
         // `sdk = ".."` (or `"none"`): the SDK the server's own files import.

@@ -820,6 +820,18 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
             refine(st, a, false);
             refine(st, b, false);
         }
+        // `SUPPORTED.contains(&v) || v == MODERN` holding: whichever part holds tests
+        // the same value against what the server supports.
+        Expr::Or(..) if holds => {
+            let mut disjuncts = Vec::new();
+            flatten_or(cond, &mut disjuncts);
+            let items: Vec<Option<&Expr>> = disjuncts.iter().map(|d| tested_when_true(st, d)).collect();
+            if let Some(Some(first)) = items.first()
+                && items.iter().all(|i| i.is_some_and(|i| same_place(i, first)))
+            {
+                mark_checked(st, first);
+            }
+        }
         // `v != "2025-06-18" && v != "2024-11-05"` failing: some `!=` is false, so
         // `v` is one of the listed values, whichever it was.
         Expr::And(..) if !holds => {
@@ -863,6 +875,32 @@ fn tests_presence(c: &Expr, item: &Expr) -> bool {
             (same_place(left, item) && empty(right)) || (same_place(right, item) && empty(left))
         }
         other => same_place(other, item),
+    }
+}
+
+fn flatten_or<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Or(a, b) => {
+            flatten_or(a, out);
+            flatten_or(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// The value a condition tests against known values when it holds: `v` in `v in
+/// SUPPORTED`, `SUPPORTED.contains(&v)`, `v == MODERN`, `v == "2025-06-18"`.
+fn tested_when_true<'e>(st: &State, c: &'e Expr) -> Option<&'e Expr> {
+    match c {
+        Expr::Member { item, .. } => Some(item),
+        Expr::Eq { left, right, negated: false } => match (left.as_ref(), right.as_ref()) {
+            (item, Expr::Str(_)) | (Expr::Str(_), item) => Some(item),
+            // Two names: the one holding the client's version is the one tested.
+            (a, b) if client_version(st, a) && !client_version(st, b) => Some(a),
+            (a, b) if client_version(st, b) && !client_version(st, a) => Some(b),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

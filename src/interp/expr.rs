@@ -2089,7 +2089,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             if callee == crate::lower::IS_KIND && matches!(vals.first(), Some(Value::Message)) {
                 self.tested_batch = true;
             }
-            if let Some(v) = builtin(callee, &vals) {
+            if let Some(v) = builtin(callee, &vals, span) {
                 out.push((s, v));
                 continue;
             }
@@ -3312,7 +3312,7 @@ fn command_line_test(mut s: State, l: &Value, r: &Value, negated: bool) -> Vec<(
 
 /// The value of a call to a language builtin on lists, when it is not a function of
 /// the scanned code: Go's `append(xs, v...)` and `len(xs)`.
-fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
+fn builtin(callee: &str, args: &[Value], span: Span) -> Option<Value> {
     match (callee, args) {
         // Appending to a nil slice makes one.
         ("append", [Value::Null, rest @ ..]) => Some(Value::Array(Rc::new(rest.to_vec()))),
@@ -3367,6 +3367,16 @@ fn builtin(callee: &str, args: &[Value]) -> Option<Value> {
                 status: status.status,
                 body: Some(body.clone()),
                 span: status.span,
+            })))
+        }
+        // A status the scan cannot compute in front of a JSON-RPC body
+        // (`(error_status(&e), Json(reply))`): an answer with an unknown status, which
+        // an error status would make a refusal.
+        (crate::lower::STATUS_TUPLE, [Value::Unknown(_), .., body]) if body.interesting() => {
+            Some(Value::Http(Rc::new(HttpValue {
+                status: HttpStatus::Unknown,
+                body: Some(body.clone()),
+                span,
             })))
         }
         (crate::lower::STATUS_TUPLE, items) => {

@@ -631,6 +631,16 @@ fn status_answer(value: Expr, span: crate::model::Span) -> Expr {
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, decorators: &[Node]) {
     let name = node.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default();
+    // A method read as an attribute (`@property`, `@functools.cached_property`): a
+    // getter, run when the attribute is read (`result.body_bytes`).
+    let property = owner.is_some()
+        && decorators.iter().any(|d| {
+            children(*d)
+                .into_iter()
+                .next()
+                .is_some_and(|e| matches!(super::last_segment(ctx.text(e)), "property" | "cached_property"))
+        });
+    let name = if property { format!("{}{name}", crate::model::GETTER_PREFIX) } else { name };
     let mut http_route = false;
     for d in decorators {
         let Some(e) = children(*d).into_iter().next() else {

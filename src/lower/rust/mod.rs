@@ -582,7 +582,16 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "identifier" => match ctx.text(node) {
             "None" => Expr::Null,
             "stdin" => {
-                ctx.saw_stdin = true;
+                // `stdin()` (imported from `std::io` or `tokio::io`) is the process's
+                // standard input; a variable of that name (a child's pipe:
+                // `let Transport::Stdio { stdin, stdout } = ..; stdin.write_all(..)`)
+                // is not, and whatever binds it to the real one says so itself.
+                let called = node
+                    .parent()
+                    .is_some_and(|p| p.kind() == "call_expression" && p.field("function") == Some(node));
+                if called {
+                    ctx.saw_stdin = true;
+                }
                 Expr::Var("stdin".into())
             }
             t => Expr::Var(t.to_string()),
@@ -741,8 +750,11 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             {
                 return last.clone();
             }
-            // `(status, headers, body)` with the status a parameter: decided by its value.
-            if items.len() >= 2 && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. })) {
+            // `(status, headers, body)` with the status a parameter, or computed by a
+            // call (`(error_status(&e), Json(body))`): decided by its value.
+            if items.len() >= 2
+                && matches!(items.first(), Some(Expr::Var(_) | Expr::Field { .. } | Expr::Call { .. }))
+            {
                 return Expr::Call {
                     callee: crate::lower::STATUS_TUPLE.into(),
                     receiver: None,
@@ -1577,13 +1589,30 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 then.push(Stmt::Assign { target: p, value: recv.clone(), span });
             }
             then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
-            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
+            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv.clone()))));
             let empty = match last.as_str() {
                 "is_some_and" => Expr::Bool(false),
                 "is_none_or" => Expr::Bool(true),
                 _ => Expr::Null,
             };
-            return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
+            let mapped = Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
+            // A result's `map`/`and_then` leaves an `Err` as it is (`session(&h).map(|_|
+            // Value::Null)` still fails with the session's error).
+            if matches!(last.as_str(), "map" | "and_then") {
+                let is_err = Expr::Call {
+                    callee: crate::lower::IS_ERR.into(),
+                    receiver: None,
+                    args: vec![recv.clone()],
+                    span,
+                };
+                return Expr::If {
+                    cond: Box::new(is_err),
+                    then: vec![Stmt::Yield(recv)],
+                    otherwise: vec![Stmt::Yield(mapped)],
+                    span,
+                };
+            }
+            return mapped;
         }
         // `msg.get("id").is_none_or(Value::is_null)`: the test a method path names,
         // called on what the option holds (`v.is_null()`).
