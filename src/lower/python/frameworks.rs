@@ -110,7 +110,7 @@ pub const STRING_FOLDS: &[(&str, Fold)] = &[("str", Fold::Keep)];
 
 /// Methods that only convert their receiver; a method name lower-cased or stripped is
 /// still the name, and the message's bytes decoded are its text.
-pub const TRANSPARENT: &[&str] = &["strip", "lstrip", "rstrip", "lower", "casefold", "decode", "encode"];
+pub const TRANSPARENT: &[&str] = &["strip", "lstrip", "rstrip", "lower", "casefold", "decode"];
 
 /// Output buffers: one made without contents starts empty, and what is written into
 /// it is read back (`buf.getvalue()`).

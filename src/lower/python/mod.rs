@@ -1267,6 +1267,24 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     if frameworks::PROCESS_EXITS.contains(&ctx.text(func)) {
         return super::exit(None, span);
     }
+    // `text.encode("utf-8")`: the same text as bytes. Only with an encoding's name
+    // as its argument: the code's own `encode(value)` methods (a codec, a model's
+    // serialiser) give something else.
+    if func.kind() == "attribute"
+        && func.field("attribute").is_some_and(|a| ctx.text(a) == "encode")
+        && let Some(object) = func.field("object")
+        && node.field("arguments").is_some_and(|a| {
+            let items = children(a);
+            items.len() == 1
+                && items[0].kind() == "string"
+                && matches!(
+                    unquote(ctx.text(items[0])).to_ascii_lowercase().as_str(),
+                    "utf-8" | "utf8" | "ascii" | "latin-1" | "latin1"
+                )
+        })
+    {
+        return expr(ctx, object);
+    }
     // `io.StringIO()`: an empty output buffer.
     if frameworks::BUFFER_TYPES.contains(&ctx.text(func))
         && node.field("arguments").is_some_and(|a| a.named_child_count() == 0)

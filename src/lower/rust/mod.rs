@@ -1589,30 +1589,13 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 then.push(Stmt::Assign { target: p, value: recv.clone(), span });
             }
             then.push(Stmt::Yield(sub(ctx, *closure, "body", facts)));
-            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv.clone()))));
+            let held = Expr::Not(Box::new(Expr::IsNull(Box::new(recv))));
             let empty = match last.as_str() {
                 "is_some_and" => Expr::Bool(false),
                 "is_none_or" => Expr::Bool(true),
                 _ => Expr::Null,
             };
-            let mapped = Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
-            // A result's `map`/`and_then` leaves an `Err` as it is (`session(&h).map(|_|
-            // Value::Null)` still fails with the session's error).
-            if matches!(last.as_str(), "map" | "and_then") {
-                let is_err = Expr::Call {
-                    callee: crate::lower::IS_ERR.into(),
-                    receiver: None,
-                    args: vec![recv.clone()],
-                    span,
-                };
-                return Expr::If {
-                    cond: Box::new(is_err),
-                    then: vec![Stmt::Yield(recv)],
-                    otherwise: vec![Stmt::Yield(mapped)],
-                    span,
-                };
-            }
-            return mapped;
+            return Expr::If { cond: Box::new(held), then, otherwise: vec![Stmt::Yield(empty)], span };
         }
         // `msg.get("id").is_none_or(Value::is_null)`: the test a method path names,
         // called on what the option holds (`v.is_null()`).
