@@ -1199,6 +1199,44 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             groups[g].extend(moved);
         }
     }
+    // A gate that tests one method name (`initialize` spared a session or version
+    // check: `if any(m.get("method") == "initialize" for m in messages): return True`)
+    // called by a transport that goes on to reach one other server's dispatch is part
+    // of that server, not a server of its own.
+    for (f, callees) in calls.iter().enumerate() {
+        let gates: Vec<FnId> = callees
+            .iter()
+            .copied()
+            .filter(|c| dispatch.get(c).is_some_and(|(names, _)| names.len() == 1))
+            .collect();
+        if gates.is_empty() {
+            continue;
+        }
+        let gate_groups: BTreeSet<usize> = gates
+            .iter()
+            .filter_map(|g| group_of.get(g))
+            .map(|&g| resolve_group(&group_of, &groups, g))
+            .collect();
+        let rest: Vec<FnId> = callees.iter().copied().filter(|c| !gates.contains(c) && *c != f).collect();
+        let below: BTreeSet<usize> = reach(&rest, &edges)
+            .into_iter()
+            .filter_map(|d| group_of.get(&d))
+            .map(|&g| resolve_group(&group_of, &groups, g))
+            .filter(|g| !gate_groups.contains(g))
+            .collect();
+        let [target] = below.into_iter().collect::<Vec<_>>()[..] else { continue };
+        for g in gate_groups {
+            // Only a group made of such gates alone moves.
+            if groups[g].iter().any(|d| dispatch[d].0.len() != 1) {
+                continue;
+            }
+            let moved = std::mem::take(&mut groups[g]);
+            for m in &moved {
+                group_of.insert(*m, target);
+            }
+            groups[target].extend(moved);
+        }
+    }
     groups.retain(|g| !g.is_empty());
     // A dispatch of some methods only (`tools/list`, `tools/call` on a route of their
     // own), in a file that also carries a server taking the lifecycle (`initialize`)
@@ -1328,11 +1366,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             entries = group.clone();
         }
         entries.sort();
+        // The dispatcher the server is located at: one no other calls; of several, not
+        // a one-name gate beside the dispatch (an `initialize` exemption), then the first.
         let top = group
             .iter()
             .copied()
             .filter(|d| !group.iter().any(|o| o != d && down_of[o].contains(d)))
-            .min()
+            .min_by_key(|d| (dispatch[d].0.len() == 1, *d))
             .unwrap_or(group[0]);
         let mut members: Vec<FnId> = reach(group, &edges).into_iter().collect();
         members.extend(ancestors[gi].iter().copied());

@@ -160,15 +160,16 @@ fn json_report_is_stable_across_runs() {
     let (a, _) = json_report(&["fixtures"]);
     let (b, _) = json_report(&["fixtures"]);
     assert_eq!(a, b);
-    let paths: Vec<String> = a["servers"]
+    // By path, then by line (as a number: `server.ts:8` before `server.ts:22`).
+    let places: Vec<(String, u64)> = a["servers"]
         .as_array()
         .expect("servers")
         .iter()
-        .map(|s| s["id"].as_str().unwrap_or("").to_string())
+        .map(|s| (s["path"].as_str().unwrap_or("").to_string(), s["line"].as_u64().unwrap_or(0)))
         .collect();
-    let mut sorted = paths.clone();
+    let mut sorted = places.clone();
     sorted.sort();
-    assert_eq!(paths, sorted, "servers are sorted by path");
+    assert_eq!(places, sorted, "servers are sorted by path, then line");
 }
 
 #[test]

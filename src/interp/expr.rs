@@ -1051,6 +1051,14 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Str(s) => s.as_str(),
             _ => return Value::unknown(),
         };
+        // `method.includes("notifications/")`, `"notifications/" in method`,
+        // `strings.Contains(method, "/")`: a substring of a known text.
+        if let (Value::Str(part), Value::Method(text) | Value::Str(text)) = (item, collection) {
+            if matches!(collection, Value::Method(_)) {
+                self.touched_prefix = true;
+            }
+            return Value::Bool(text.contains(part.as_str()));
+        }
         // A table filled by registrations is empty where it is built (as in `lookup`).
         let here = self.here();
         if matches!(item, Value::Method(_))

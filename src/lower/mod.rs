@@ -1371,6 +1371,16 @@ pub fn call(
             _ => {}
         }
     }
+    // `strings.Contains(method, "notifications/")` (Go), `str_contains($method, '/')`
+    // (PHP): the substring test, as `method.includes(..)` is.
+    if receiver.is_none() && matches!(callee.as_str(), "strings.Contains" | "str_contains") && args.len() == 2
+    {
+        let mut args = args.into_iter();
+        if let (Some(text), Some(part)) = (args.next(), args.next()) {
+            return Expr::Member { item: Box::new(part), collection: Box::new(text) };
+        }
+        return Expr::unknown();
+    }
     // A method of the code's own class (`$this->json_response(..)`, `self.jsonify(..)`)
     // is its own, whatever it is called: followed, not taken for the framework's.
     let own_method = receiver.is_none() && (callee.starts_with("self.") || callee.starts_with("this."));

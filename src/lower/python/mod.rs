@@ -1243,6 +1243,14 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
         return attributes_of(object, ctx.span(node));
     }
     let text = ctx.text(node);
+    // `HTTPStatus.BAD_REQUEST`, `http.HTTPStatus.ACCEPTED`: the standard library's status
+    // constants, wherever they are written (handed to a helper that sends them).
+    if let Some((owner, name)) = text.rsplit_once('.')
+        && matches!(owner, "HTTPStatus" | "http.HTTPStatus")
+        && let Some(code) = status_code_name(name)
+    {
+        return Expr::Int(i64::from(code));
+    }
     // Falcon's `req.media`: the decoded body of the request.
     if request_media(ctx, text) {
         return Expr::Message(Vec::new());
