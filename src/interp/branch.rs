@@ -824,7 +824,7 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
         // the same value against what the server supports.
         Expr::Or(..) if holds => {
             let mut disjuncts = Vec::new();
-            flatten_or(cond, &mut disjuncts);
+            flatten(cond, false, &mut disjuncts);
             let items: Vec<Option<&Expr>> = disjuncts.iter().map(|d| tested_when_true(st, d)).collect();
             if let Some(Some(first)) = items.first()
                 && items.iter().all(|i| i.is_some_and(|i| same_place(i, first)))
@@ -836,7 +836,7 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
         // `v` is one of the listed values, whichever it was.
         Expr::And(..) if !holds => {
             let mut conjuncts = Vec::new();
-            flatten_and(cond, &mut conjuncts);
+            flatten(cond, true, &mut conjuncts);
             let items: Vec<&Expr> = conjuncts.iter().filter_map(|c| equal_when_false(st, c)).collect();
             if items.len() == conjuncts.len()
                 && let Some(first) = items.first()
@@ -878,16 +878,6 @@ fn tests_presence(c: &Expr, item: &Expr) -> bool {
     }
 }
 
-fn flatten_or<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::Or(a, b) => {
-            flatten_or(a, out);
-            flatten_or(b, out);
-        }
-        other => out.push(other),
-    }
-}
-
 /// The value a condition tests against known values when it holds: `v` in `v in
 /// SUPPORTED`, `SUPPORTED.contains(&v)`, `v == MODERN`, `v == "2025-06-18"`.
 fn tested_when_true<'e>(st: &State, c: &'e Expr) -> Option<&'e Expr> {
@@ -904,11 +894,16 @@ fn tested_when_true<'e>(st: &State, c: &'e Expr) -> Option<&'e Expr> {
     }
 }
 
-fn flatten_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+/// The parts of a chain of `&&` (or, `and` false, of `||`), in order.
+fn flatten<'e>(e: &'e Expr, and: bool, out: &mut Vec<&'e Expr>) {
     match e {
-        Expr::And(a, b) => {
-            flatten_and(a, out);
-            flatten_and(b, out);
+        Expr::And(a, b) if and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
+        }
+        Expr::Or(a, b) if !and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
         }
         other => out.push(other),
     }
