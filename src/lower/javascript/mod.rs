@@ -42,6 +42,9 @@ struct Js {
     /// function being lowered is one (it answers with the `HttpResponseInit` it returns).
     function_app_next: bool,
     function_app_answer: bool,
+    /// Local names of `stdin` imported from Node's `process` module (`import { stdin }
+    /// from "node:process"`): standard input, as `process.stdin` is.
+    stdin_imports: Vec<String>,
 }
 
 pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
@@ -55,6 +58,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         function_app: false,
         function_app_next: false,
         function_app_answer: false,
+        stdin_imports: stdin_imports(ctx, root),
     };
     note_own_types(ctx, root, facts);
     let mut body = Vec::new();
@@ -262,6 +266,32 @@ fn statement(
         }
         _ => {}
     }
+}
+
+/// The local names `stdin` has in this file when imported from Node's `process`
+/// module: `import { stdin } from "node:process"`, `import { stdin as input } from
+/// "process"`.
+fn stdin_imports(ctx: &Ctx, root: Node) -> Vec<String> {
+    let mut out = Vec::new();
+    for child in children(root).into_iter().filter(|c| c.kind() == "import_statement") {
+        let source = child.field("source").map(|s| unquote(ctx.text(s))).unwrap_or_default();
+        if !matches!(source.as_str(), "process" | "node:process") {
+            continue;
+        }
+        let mut stack: Vec<Node> =
+            children(child).into_iter().filter(|c| c.kind() == "import_clause").collect();
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "import_specifier" if n.field("name").is_some_and(|x| ctx.text(x) == "stdin") => {
+                    let local = n.field("alias").or(n.field("name"));
+                    out.extend(local.map(|l| ctx.text(l).to_string()));
+                }
+                "import_clause" | "named_imports" => stack.extend(children(n)),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// `const { A, B: C } = require("@acme/sdk")`: the local names a package (not a
@@ -1165,7 +1195,12 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
     match node.kind() {
         "identifier" => match ctx.text(node) {
             "undefined" => Expr::Null,
-            t => Expr::Var(t.to_string()),
+            t => {
+                if js.stdin_imports.iter().any(|n| n == t) {
+                    ctx.saw_stdin = true;
+                }
+                Expr::Var(t.to_string())
+            }
         },
         "this" => Expr::Var("this".into()),
         "null" | "undefined" => Expr::Null,
@@ -1319,6 +1354,10 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                     // `Program::factory_member`).
                     "shorthand_property_identifier" => {
                         let name = ctx.text(p).to_string();
+                        // `{ input }` with `input` imported standard input.
+                        if js.stdin_imports.contains(&name) {
+                            ctx.saw_stdin = true;
+                        }
                         facts.object_members.push((name.clone(), name.clone()));
                         entries.push((name.clone(), Expr::Var(name)));
                     }
