@@ -685,12 +685,10 @@ fn local_function(prog: &Program, name: &str, here: FnId, made: bool) -> Option<
     found.flatten()
 }
 
-/// The callbacks handed, and the calls that hand something the scan cannot name.
-type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>, Vec<(FnId, String, FnId)>);
-
-/// The position [`callbacks`] gives a callback a closure calls through a captured
-/// parameter: no parameter of the closure's own.
-const CAPTURED: usize = usize::MAX;
+/// The callbacks handed, the calls that hand something the scan cannot name, and the
+/// callbacks closures reach through a parameter they capture: `(closure, the captured
+/// parameter's name, callback, the caller that hands it)`.
+type Handed = (Vec<(FnId, usize, FnId, FnId)>, Vec<(FnId, FnId)>, Vec<(FnId, String, FnId, FnId)>);
 
 /// What [`captured_param_calls`] finds for a function, shared between threads.
 type CapturedCalls = std::sync::Arc<Vec<(FnId, usize)>>;
@@ -809,13 +807,9 @@ fn callbacks(prog: &Program, is_route: &(dyn Fn(FnId) -> bool + Sync)) -> Handed
                     if let Some(Some(h)) = args.get(i).map(|a| named_or_made(prog, a, id))
                         && h != c
                         && let Some(name) = prog.function(target).params.get(i)
+                        && !caps.iter().any(|(k, n, f, by)| *k == c && n == name && *f == h && *by == id)
                     {
-                        if !out.contains(&(c, CAPTURED, h, id)) {
-                            out.push((c, CAPTURED, h, id));
-                        }
-                        if !caps.iter().any(|(k, n, f)| *k == c && n == name && *f == h) {
-                            caps.push((c, name.clone(), h));
-                        }
+                        caps.push((c, name.clone(), h, id));
                     }
                 }
             }
@@ -857,7 +851,7 @@ fn per_function<T: Send>(n: usize, f: impl Fn(FnId) -> T + Sync) -> Vec<T> {
 fn call_graph(
     prog: &Program,
     handed: &[(FnId, usize, FnId, FnId)],
-    captured: &[(FnId, String, FnId)],
+    captured: &[(FnId, String, FnId, FnId)],
 ) -> (Vec<Vec<FnId>>, Vec<Vec<FnId>>) {
     let n = prog.functions.len();
     let (mut calls, refs): (Vec<Vec<FnId>>, Vec<Vec<FnId>>) = per_function(n, |id| {
@@ -885,13 +879,10 @@ fn call_graph(
                 }
             }
             Expr::Call { callee, args, .. } => {
-                // A parameter that callers are seen handing a function to calls what
-                // they hand it (see `handed`), not a function of the same name elsewhere.
-                // Any parameter shadows the functions of its name elsewhere: what it
-                // holds is what the caller hands, named or not.
+                // A parameter, of this function or of one around it that a closure
+                // captures, shadows the functions of its name elsewhere: it holds what
+                // the caller hands (see `handed`), named or not.
                 let handed_param = f.params.iter().any(|p| p == callee)
-                    // A parameter of the function around a callback, which it captures.
-                    || captured.iter().any(|(c, name, _)| *c == id && name == callee)
                     || (!callee.contains(['.', ':', '[', '(']) && prog.captured_parameter(callee, id));
                 let target = if handed_param { None } else { prog.resolve(callee, id) };
                 add(target, c);
@@ -953,7 +944,8 @@ fn call_graph(
     })
     .into_iter()
     .unzip();
-    for &(target, _, h, _) in handed {
+    let links = handed.iter().map(|&(t, _, h, _)| (t, h)).chain(captured.iter().map(|&(c, _, h, _)| (c, h)));
+    for (target, h) in links {
         if !calls[target].contains(&h) {
             calls[target].push(h);
         }
@@ -1262,7 +1254,8 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     });
 
     let mut takers: HashMap<FnId, Vec<(Option<FnId>, FnId)>> = HashMap::new();
-    for &(t, _, h, by) in &handed {
+    let links = handed.iter().map(|&(t, _, h, by)| (t, h, by));
+    for (t, h, by) in links.chain(captured_handed.iter().map(|&(c, _, h, by)| (c, h, by))) {
         takers.entry(t).or_default().push((Some(h), by));
     }
     for &(t, by) in &unnamed {
@@ -1418,13 +1411,13 @@ pub fn servers(prog: &Program) -> Vec<Server> {
                 transport: is_route(e) || reach(&[e], &edges).iter().any(|&f| prog.function(f).reads_stdin),
                 callbacks: handed
                     .iter()
-                    .filter(|(t, i, h, _)| *t == e && *i != CAPTURED && members.contains(h))
+                    .filter(|(t, _, h, _)| *t == e && members.contains(h))
                     .map(|&(_, i, h, _)| (i, h))
                     .collect(),
                 captured: captured_handed
                     .iter()
-                    .filter(|(c, _, h)| *c == e && members.contains(h))
-                    .map(|(_, name, h)| (name.clone(), *h))
+                    .filter(|(c, _, h, _)| *c == e && members.contains(h))
+                    .map(|(_, name, h, _)| (name.clone(), *h))
                     .collect(),
             })
             .collect();

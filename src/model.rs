@@ -813,9 +813,9 @@ pub fn own_field(name: &str) -> Option<&str> {
 }
 
 /// The functions a body returns by name (`return handle`, a factory's `return async
-/// function onPost(..) {..}`), as written.
-/// A local the body binds to a closure and returns (`const handle = async (req, res)
-/// => {..}; return handle;`) counts when every binding of it is a function.
+/// function onPost(..) {..}`), as written; a returned local the body binds to a
+/// closure (`const handle = async (req, res) => {..}; return handle;`) counts when
+/// every binding of it is a function.
 pub fn returned_functions(body: &Block) -> Vec<&str> {
     let mut out = Vec::new();
     let mut locals: Vec<&str> = Vec::new();

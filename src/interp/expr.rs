@@ -283,6 +283,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                             self.touched_id = true;
                             Value::Bool(self.probe.has_id)
                         }
+                        // `"notifications/" in method` (Python's `in` with a text on its
+                        // left reads as a key test): a substring of a known text.
+                        (Value::Method(text), part) => {
+                            self.touched_prefix = true;
+                            Value::Bool(text.contains(part))
+                        }
+                        (Value::Str(text), part) => Value::Bool(text.contains(part)),
                         (Value::Message, "method" | "jsonrpc" | "params") => Value::Bool(true),
                         (Value::Message, "result" | "error") => Value::Bool(false),
                         (_, "id") => {

@@ -1372,8 +1372,13 @@ pub fn call(
         }
     }
     // `strings.Contains(method, "notifications/")` (Go), `str_contains($method, '/')`
-    // (PHP): the substring test, as `method.includes(..)` is.
-    if receiver.is_none() && matches!(callee.as_str(), "strings.Contains" | "str_contains") && args.len() == 2
+    // (PHP): the substring test, as `method.includes(..)` is (each language's
+    // `SUBSTRING_TESTS`, text first, then the part).
+    if receiver.is_none()
+        && [go::frameworks::SUBSTRING_TESTS, php::frameworks::SUBSTRING_TESTS]
+            .iter()
+            .any(|t| t.contains(&callee.as_str()))
+        && args.len() == 2
     {
         let mut args = args.into_iter();
         if let (Some(text), Some(part)) = (args.next(), args.next()) {

@@ -142,6 +142,9 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[(
     crate::lower::Replace { text: 0, pattern: 1, with: 2, all: true, regex: false },
 )];
 
+/// Functions that test whether a text holds another, text first: `strings.Contains(s, "/")`.
+pub const SUBSTRING_TESTS: &[&str] = &["strings.Contains"];
+
 /// Functions that split a string at a separator: `strings.Split(s, "/")`,
 /// `strings.SplitN(s, "/", 2)`.
 pub const STRING_SPLITS: &[(&str, crate::lower::Split)] = &[

@@ -155,6 +155,9 @@ pub const STRING_REPLACES: &[(&str, crate::lower::Replace)] = &[
     ("preg_replace", crate::lower::Replace { text: 2, pattern: 0, with: 1, all: true, regex: true }),
 ];
 
+/// Functions that test whether a text holds another, text first: `str_contains($s, '/')`.
+pub const SUBSTRING_TESTS: &[&str] = &["str_contains"];
+
 /// Functions that split a string at a separator (see [`crate::lower::Split`]):
 /// `explode('/', $method)`, `explode('/', $method, 2)`.
 pub const STRING_SPLITS: &[(&str, crate::lower::Split)] =
