@@ -1727,9 +1727,12 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         let args = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
         return Expr::Message(args);
     }
-    if callee.contains("console.error")
-        || callee.contains("console.warn")
-        || receiver_text.ends_with("stderr")
+    // Only a callee written as a name: an invoked function's text (`(async function
+    // main() { .. console.error(e) .. })()`) holds any name its body calls.
+    if matches!(func.kind(), "identifier" | "member_expression")
+        && (callee.contains("console.error")
+            || callee.contains("console.warn")
+            || receiver_text.ends_with("stderr"))
     {
         return Expr::unknown();
     }
