@@ -948,22 +948,54 @@ impl<'a> Program<'a> {
     /// the function is `new C(..)` (or `C(..)`) of the same class `C`.
     fn constructed_class(&self, from: FnId, var: &str) -> Option<&'a str> {
         let mut found: Option<&'a str> = None;
+        let mut assigned = false;
         for value in self.assignments(from, var).into_iter().chain(self.assignments(from, &format!("${var}")))
         {
-            let Expr::Call { callee, receiver: None, args, .. } = value else { return None };
-            // A Rust struct literal (`Counter { total: 0 }`, `Counter::default()`) names its type.
-            let class: &'a str = match args.first() {
-                Some(Expr::Str(ty)) if callee == crate::lower::STRUCT_LITERAL => {
-                    Some(ty.as_str()).filter(|ty| self.has_methods(ty, from))?
-                }
-                _ => self.class(callee, from)?.name.as_str(),
-            };
+            assigned = true;
+            let class = self.instance_class(value, from)?;
             if found.is_some_and(|c| c != class) {
                 return None;
             }
             found = Some(class);
         }
-        found
+        if assigned {
+            return found;
+        }
+        self.module_instance_class(from, var)
+    }
+
+    /// The class of the code a value makes: `C(..)`, `new C(..)`, or a Rust or Go
+    /// struct literal (`Counter { total: 0 }`, `&Server{}`) of a type with methods.
+    fn instance_class(&self, value: &'a Expr, from: FnId) -> Option<&'a str> {
+        let Expr::Call { callee, receiver: None, args, .. } = value else { return None };
+        match args.first() {
+            Some(Expr::Str(ty))
+                if callee == crate::lower::STRUCT_LITERAL || callee == crate::lower::NEW_OBJECT =>
+            {
+                Some(ty.as_str()).filter(|ty| self.has_methods(ty, from))
+            }
+            _ => Some(self.class(callee, from)?.name.as_str()),
+        }
+    }
+
+    /// The class of the instance a module-level name holds (`PROTOCOL = Protocol()`,
+    /// `const SERVER = new Server()`, Go's `var Default = &Handler{}`), as seen from a
+    /// function that neither takes nor assigns the name, nor does any function around
+    /// it. A constant's capitals do not make it a type.
+    fn module_instance_class(&self, from: FnId, var: &str) -> Option<&'a str> {
+        let mut at = Some(from);
+        for _ in 0..8 {
+            let Some(id) = at else { break };
+            let f = self.function(id);
+            if f.name == "<module>" {
+                break;
+            }
+            if f.params.iter().any(|p| p.trim_start_matches('$') == var) || self.holds_value(id, var) {
+                return None;
+            }
+            at = self.outer_function(id);
+        }
+        self.instance_class(self.global(var, from)?, from)
     }
 
     /// Whether `name` is a parameter of the function or of a function around it (a
