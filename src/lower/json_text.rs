@@ -8,23 +8,34 @@ use crate::model::{Expr, Span};
 /// A JSON literal written as text (`json.RawMessage(`{"protocolVersion": "2025-03-26"}`)`,
 /// `serde_json::from_str(r#"{}"#)`): the value it encodes, objects that carry a reply's
 /// members as a reply. Text that is not JSON (or nests deeper than a reply does) is none.
-pub fn raw_json(text: &str) -> Option<Expr> {
+pub fn raw_json(text: &str, span: Span) -> Option<Expr> {
     let text = text.trim();
     if !(text.starts_with('{') || text.starts_with('[') || text == "null") {
         return None;
     }
-    json_expr(&serde_json::from_str(text).ok()?, &|s| Some(Expr::Str(s.to_string())), 0)
+    json_expr(&serde_json::from_str(text).ok()?, &|s| Some(Expr::Str(s.to_string())), 0, span)
 }
 
 /// Any JSON text as the value it encodes (`"pong"`, `42`, `{"tools": []}`): what a
 /// value put bare into formatted JSON stands for.
 pub fn json_text(text: &str) -> Option<Expr> {
-    json_expr(&serde_json::from_str(text.trim()).ok()?, &|s| Some(Expr::Str(s.to_string())), 0)
+    json_expr(
+        &serde_json::from_str(text.trim()).ok()?,
+        &|s| Some(Expr::Str(s.to_string())),
+        0,
+        Span::default(),
+    )
 }
 
 /// A decoded JSON value as an expression, each string made by `string` (None when a
-/// string cannot be one, or the value nests deeper than a reply does).
-fn json_expr(v: &serde_json::Value, string: &dyn Fn(&str) -> Option<Expr>, depth: usize) -> Option<Expr> {
+/// string cannot be one, or the value nests deeper than a reply does). Its objects and
+/// lists are located where the text is written.
+fn json_expr(
+    v: &serde_json::Value,
+    string: &dyn Fn(&str) -> Option<Expr>,
+    depth: usize,
+    span: Span,
+) -> Option<Expr> {
     const MAX_DEPTH: usize = 32;
     if depth > MAX_DEPTH {
         return None;
@@ -35,18 +46,18 @@ fn json_expr(v: &serde_json::Value, string: &dyn Fn(&str) -> Option<Expr>, depth
         serde_json::Value::Number(n) => n.as_i64().map(Expr::Int).unwrap_or_else(Expr::unknown),
         serde_json::Value::String(s) => string(s)?,
         serde_json::Value::Array(items) => Expr::Array {
-            items: items.iter().map(|i| json_expr(i, string, depth + 1)).collect::<Option<Vec<_>>>()?,
-            span: Span::default(),
+            items: items.iter().map(|i| json_expr(i, string, depth + 1, span)).collect::<Option<Vec<_>>>()?,
+            span,
         },
         serde_json::Value::Object(members) => object(
             members
                 .iter()
                 .map(|(k, v)| match k.contains(HOLE) {
                     true => None,
-                    false => json_expr(v, string, depth + 1).map(|e| (k.clone(), e)),
+                    false => json_expr(v, string, depth + 1, span).map(|e| (k.clone(), e)),
                 })
                 .collect::<Option<Vec<_>>>()?,
-            Span::default(),
+            span,
         ),
     })
 }
@@ -61,8 +72,8 @@ pub enum Piece {
 
 /// JSON text built by a printf-style format (Go `fmt.Sprintf(`{"id":%s}`, id)`): `%%`
 /// is a percent sign, every other verb takes the next argument (`%q` quoted).
-pub fn printf_template(format: &str, args: Vec<Expr>) -> Option<Expr> {
-    json_template(printf_pieces(format, args)?)
+pub fn printf_template(format: &str, args: Vec<Expr>, span: Span) -> Option<Expr> {
+    json_template(printf_pieces(format, args)?, span)
 }
 
 /// The pieces a printf-style format builds (see [`printf_template`]); none when it
@@ -134,7 +145,7 @@ pub const JSON_TEXT: &str = "mcp-conform/json-text";
 /// `fmt.Sprintf`): the value it encodes, with each value put in where the text has it
 /// (inside quotes, as a string; bare, as the JSON its text is). None when the text is
 /// not JSON, or nothing is put in (plain text is [`raw_json`]'s).
-pub fn json_template(pieces: Vec<Piece>) -> Option<Expr> {
+pub fn json_template(pieces: Vec<Piece>, span: Span) -> Option<Expr> {
     use std::fmt::Write;
     let mut text = String::new();
     let mut holes = Vec::new();
@@ -180,19 +191,14 @@ pub fn json_template(pieces: Vec<Piece>) -> Option<Expr> {
         Some(match inner {
             Some(raw) if raw.starts_with('R') => {
                 let hole = holes.get(raw[1..].parse::<usize>().ok()?)?.clone();
-                Expr::Call {
-                    callee: JSON_TEXT.into(),
-                    receiver: None,
-                    args: vec![hole],
-                    span: Span::default(),
-                }
+                Expr::Call { callee: JSON_TEXT.into(), receiver: None, args: vec![hole], span }
             }
             Some(i) if !i.contains(HOLE) => holes.get(i.parse::<usize>().ok()?)?.clone(),
             // Text around a value put in: a string the scan does not know.
             _ => Expr::unknown(),
         })
     };
-    json_expr(&value, &string, 0)
+    json_expr(&value, &string, 0, span)
 }
 
 #[cfg(test)]
@@ -211,6 +217,7 @@ mod tests {
         let built = printf_template(
             r#"{"ref":%s,"detail":{"code":%d,"message":%q}}"#,
             vec![Expr::Var("id".into()), Expr::Int(-32601), Expr::Var("msg".into())],
+            Span::default(),
         )
         .expect("JSON text");
         let id = member(&built, "ref").expect("ref");
@@ -228,10 +235,10 @@ mod tests {
             Piece::Hole(Expr::Var("n".into())),
             Piece::Text(r#""}"#.into()),
         ];
-        let built = json_template(pieces).expect("JSON text");
+        let built = json_template(pieces, Span::default()).expect("JSON text");
         assert!(matches!(member(&built, "protocolVersion"), Some(Expr::Opaque(parts)) if parts.is_empty()));
-        assert!(json_template(vec![Piece::Text("{}".into())]).is_none());
-        assert!(printf_template("plain %s text", vec![Expr::Null]).is_none());
+        assert!(json_template(vec![Piece::Text("{}".into())], Span::default()).is_none());
+        assert!(printf_template("plain %s text", vec![Expr::Null], Span::default()).is_none());
     }
 
     #[test]
@@ -239,6 +246,6 @@ mod tests {
         assert_eq!(unescape(r#"{\"a\":\"b\\c\"}"#), r#"{"a":"b\c"}"#);
         assert!(matches!(json_text(r#" "pong" "#), Some(Expr::Str(s)) if s == "pong"));
         assert!(matches!(json_text("42"), Some(Expr::Int(42))));
-        assert!(raw_json("42").is_none());
+        assert!(raw_json("42", Span::default()).is_none());
     }
 }

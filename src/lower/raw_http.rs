@@ -60,20 +60,20 @@ pub fn response(pieces: Vec<Piece>, span: Span) -> Option<Expr> {
     }
     let (body, null_is_empty) = match body {
         None => (Expr::Null, true),
-        Some(rest) => (body_of(rest), false),
+        Some(rest) => (body_of(rest, span), false),
     };
     Some(Expr::HttpWith { status: Box::new(status), body: Box::new(body), null_is_empty, span })
 }
 
 /// What the pieces after the blank line send.
-fn body_of(pieces: Vec<Piece>) -> Expr {
+fn body_of(pieces: Vec<Piece>, span: Span) -> Expr {
     let written: Vec<Piece> =
         pieces.into_iter().filter(|p| !matches!(p, Piece::Text(t) if t.is_empty())).collect();
     match written.as_slice() {
         [] => Expr::Str(String::new()),
         [Piece::Hole(e)] => e.clone(),
         [Piece::Text(t)] => super::json_text(t).unwrap_or_else(Expr::unknown),
-        _ => super::json_template(written).unwrap_or_else(Expr::unknown),
+        _ => super::json_template(written, span).unwrap_or_else(Expr::unknown),
     }
 }
 

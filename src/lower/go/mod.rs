@@ -1183,7 +1183,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "json.RawMessage" => {
             if let Some(Expr::Str(text)) = args.first()
-                && let Some(v) = super::raw_json(text)
+                && let Some(v) = super::raw_json(text, span)
             {
                 return v;
             }
@@ -1227,7 +1227,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 let format = rest.remove(0);
                 // `fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s}`, id)`: the JSON it writes.
                 if let Expr::Str(format) = &format
-                    && let Some(template) = super::printf_template(format, rest.clone())
+                    && let Some(template) = super::printf_template(format, rest.clone(), span)
                 {
                     rest = vec![template];
                 }
@@ -1247,7 +1247,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![answer], span };
             }
             if let Some(Expr::Str(format)) = args.get(at)
-                && let Some(template) = super::printf_template(format, args[at + 1..].to_vec())
+                && let Some(template) = super::printf_template(format, args[at + 1..].to_vec(), span)
             {
                 return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![template], span };
             }
@@ -1262,7 +1262,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 return answer;
             }
             if let Some(Expr::Str(format)) = args.first()
-                && let Some(template) = super::printf_template(format, args[1..].to_vec())
+                && let Some(template) = super::printf_template(format, args[1..].to_vec(), span)
             {
                 return template;
             }

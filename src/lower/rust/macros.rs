@@ -168,7 +168,9 @@ fn token_vars(ctx: &Ctx, tree: Node) -> Vec<Expr> {
         for c in children(n) {
             match c.kind() {
                 "identifier" => out.push(Expr::Var(ctx.text(c).to_string())),
-                "string_literal" => out.extend(inline_format_args(ctx.text(c)).map(Expr::Var)),
+                "string_literal" | "raw_string_literal" => {
+                    out.extend(inline_format_args(ctx.text(c)).map(Expr::Var))
+                }
                 "token_tree" => stack.push(c),
                 _ => {}
             }
@@ -185,7 +187,7 @@ fn macro_args(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Vec<Expr> {
     let mut out = Vec::new();
     for seg in split_commas(tree).into_iter().filter(|s| !s.is_empty()) {
         match seg.as_slice() {
-            [one] if one.kind() == "string_literal" => {
+            [one] if matches!(one.kind(), "string_literal" | "raw_string_literal") => {
                 out.extend(inline_format_args(ctx.text(*one)).map(Expr::Var));
             }
             [one] => out.push(token_value(ctx, &[*one], facts)),
@@ -383,7 +385,9 @@ fn whole_expression<'t>(root: Node<'t>, part: tree_sitter::Range) -> Option<Node
 /// the value it encodes with the arguments put in (see [`crate::lower::json_template`]).
 fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<Expr> {
     let segments: Vec<Vec<Node>> = split_commas(tree).into_iter().filter(|s| !s.is_empty()).collect();
-    let at = segments.iter().position(|s| matches!(s.as_slice(), [one] if one.kind() == "string_literal"))?;
+    let at = segments.iter().position(
+        |s| matches!(s.as_slice(), [one] if matches!(one.kind(), "string_literal" | "raw_string_literal")),
+    )?;
     let written = ctx.text(segments[at][0]);
     let text = match written.starts_with('r') {
         true => unquote(written),
@@ -439,7 +443,7 @@ fn format_template(ctx: &mut Ctx, tree: Node, facts: &mut FileFacts) -> Option<E
         facts.writes_http = true;
         return crate::lower::raw_http::response(pieces, span);
     }
-    crate::lower::json_template(pieces)
+    crate::lower::json_template(pieces, ctx.span(tree))
 }
 
 /// `{name}` and `{name:?}` arguments written inside a format string.

@@ -1440,7 +1440,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `serde_json::from_str(r#"{"tools": []}"#)`: JSON written in the code is its value.
     if DECODERS.contains(&last.as_str())
         && let Some(Expr::Str(text)) = args.first()
-        && let Some(value) = super::raw_json(text)
+        && let Some(value) = super::raw_json(text, span)
     {
         return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
     }
