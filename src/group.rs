@@ -889,8 +889,11 @@ fn call_graph(
                 if target.is_none() {
                     add(prog.made_function(callee, id), c);
                     // `handler = self.on_message; handler(m)`: the function a local holds.
+                    // In a transport (a loop reading stdin, an HTTP handler), also what a
+                    // factory made it (`handle := newSession()`, then `handle(req)`).
                     if !callee.contains(['.', ':', '[', '(']) && prog.holds_value(id, callee) {
-                        add(local_function(prog, callee, id, false), c);
+                        let transport = f.reads_stdin || f.http_signature || f.http_route;
+                        add(local_function(prog, callee, id, transport), c);
                     }
                     // `self.on_message(m)` on a field a setter filled with a function.
                     if let Some(field) = crate::model::own_field(callee) {

@@ -659,6 +659,14 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
         if let Some(v) = st.env.get(name) {
+            // A handshake flag still unset where this path reads it (`let initialized =
+            // false` of the read loop or of the closure's maker): a probe comes after
+            // the handshake, which sets it.
+            if matches!(v, Value::Bool(false) | Value::Null)
+                && let Some(after) = self.handshake_state(name)
+            {
+                return after;
+            }
             return v.clone();
         }
         // `replies.length` of a list the path knows.
@@ -799,6 +807,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 match v {
                     Some(v) if !matches!(v, Value::Instance(..)) => {
                         self.globals_cache.insert(key, v.clone());
+                        // A handshake flag the maker starts unset (`let initialized =
+                        // false` beside the closure that sets it on `initialize`) is the
+                        // state before the handshake, not after it.
+                        if matches!(v, Value::Bool(false) | Value::Null)
+                            && let Some(after) = self.handshake_state(name)
+                        {
+                            return after;
+                        }
                         return v;
                     }
                     _ => {
