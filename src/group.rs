@@ -489,6 +489,23 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
     found
 }
 
+/// Whether a function reads the `result` or `error` member of a message it holds:
+/// it takes responses.
+fn reads_response(prog: &Program, id: FnId) -> bool {
+    let mut found = false;
+    walk_block(&prog.function(id).body, &mut |e| {
+        found |= match e {
+            Expr::Field { object: Some(_), name } => {
+                matches!(name, crate::model::FieldName::Result | crate::model::FieldName::Error)
+            }
+            // `"result" in msg`, `msg.hasOwnProperty("error")`.
+            Expr::HasKey { key, .. } => matches!(key.as_str(), "result" | "error"),
+            _ => false,
+        };
+    });
+    found
+}
+
 /// JSON-RPC's "method not found" error code.
 const METHOD_NOT_FOUND: i64 = -32601;
 
@@ -1134,6 +1151,12 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         // A middleware hands what it does not answer itself to the next handler: a
         // layer in front of a server, not one.
         if passes_on(prog, id) {
+            return None;
+        }
+        // A loop waiting for the response to a request it sent (it reads the `result`
+        // or `error` of what arrives) that answers one method on the way (a child
+        // server's `ping`) is a client's, not a dispatch.
+        if names.len() == 1 && reads_response(prog, id) {
             return None;
         }
         (names.len() >= 2 || (names.len() == 1 && replies_near)).then(|| (names, span.unwrap_or_default()))
