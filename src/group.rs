@@ -489,21 +489,32 @@ fn builds_reply(prog: &Program, id: FnId) -> bool {
     found
 }
 
-/// Whether a function reads the `result` or `error` member of a message it holds:
-/// it takes responses.
+/// Whether a function reads the `result` or `error` member of a message whose
+/// `method` it also reads (`incoming.result` beside `incoming.method`): it takes
+/// responses as well as requests, as a client waiting for its response does.
 fn reads_response(prog: &Program, id: FnId) -> bool {
-    let mut found = false;
-    walk_block(&prog.function(id).body, &mut |e| {
-        found |= match e {
-            Expr::Field { object: Some(_), name } => {
-                matches!(name, crate::model::FieldName::Result | crate::model::FieldName::Error)
+    use crate::model::FieldName;
+    let mut methods: Vec<&str> = Vec::new();
+    let mut responses: Vec<&str> = Vec::new();
+    walk_block(&prog.function(id).body, &mut |e| match e {
+        Expr::Field { object: Some(object), name } => {
+            if let Expr::Var(var) = object.as_ref() {
+                match name {
+                    FieldName::Method => methods.push(var),
+                    FieldName::Result | FieldName::Error => responses.push(var),
+                    _ => {}
+                }
             }
-            // `"result" in msg`, `msg.hasOwnProperty("error")`.
-            Expr::HasKey { key, .. } => matches!(key.as_str(), "result" | "error"),
-            _ => false,
-        };
+        }
+        // `"result" in msg`, `msg.hasOwnProperty("error")`.
+        Expr::HasKey { object, key } if matches!(key.as_str(), "result" | "error") => {
+            if let Expr::Var(var) = object.as_ref() {
+                responses.push(var);
+            }
+        }
+        _ => {}
     });
-    found
+    responses.iter().any(|r| methods.contains(r))
 }
 
 /// JSON-RPC's "method not found" error code.

@@ -272,33 +272,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, object)
                 .into_iter()
                 .map(|(s, obj)| {
-                    let v = match (&obj, key.as_str()) {
-                        (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
-                        (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
-                        (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
-                        (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
-                        // The decoded message has the members of a well-formed request or
-                        // notification: an id only when the probe has one, never a result.
-                        (Value::Message, "id") => {
-                            self.touched_id = true;
-                            Value::Bool(self.probe.has_id)
-                        }
-                        // `"notifications/" in method` (Python's `in` with a text on its
-                        // left reads as a key test): a substring of a known text.
-                        (Value::Method(text), part) => {
-                            self.touched_prefix = true;
-                            Value::Bool(text.contains(part))
-                        }
-                        (Value::Str(text), part) => Value::Bool(text.contains(part)),
-                        (Value::Message, "method" | "jsonrpc" | "params") => Value::Bool(true),
-                        (Value::Message, "result" | "error") => Value::Bool(false),
-                        (_, "id") => {
-                            self.touched_id = true;
-                            Value::Bool(self.probe.has_id)
-                        }
-                        (_, "method") => Value::Bool(true),
-                        _ => Value::unknown(),
-                    };
+                    let v = self.has_key(&obj, key);
                     (s, v)
                 })
                 .collect(),
@@ -1062,7 +1036,44 @@ impl<'p, 'a> Interp<'p, 'a> {
         }
     }
 
+    /// Whether a value has a member of that name (`"id" in msg`, Go's `_, ok :=
+    /// msg["id"]`): the decoded message has the members of a well-formed request or
+    /// notification.
+    pub(super) fn has_key(&mut self, obj: &Value, key: &str) -> Value {
+        match (obj, key) {
+            (Value::Object(entries), k) => Value::Bool(entries.iter().any(|(ek, _)| ek == k)),
+            (Value::Reply(r), "error") => Value::Bool(r.error.is_some()),
+            (Value::Reply(r), "result") => Value::Bool(r.result.is_some()),
+            (Value::Reply(_), "id" | "jsonrpc") => Value::Bool(true),
+            // The decoded message has the members of a well-formed request or
+            // notification: an id only when the probe has one, never a result.
+            (Value::Message, "id") => {
+                self.touched_id = true;
+                Value::Bool(self.probe.has_id)
+            }
+            // `"notifications/" in method` (Python's `in` with a text on its
+            // left reads as a key test): a substring of a known text.
+            (Value::Method(text), part) => {
+                self.touched_prefix = true;
+                Value::Bool(text.contains(part))
+            }
+            (Value::Str(text), part) => Value::Bool(text.contains(part)),
+            (Value::Message, "method" | "jsonrpc" | "params") => Value::Bool(true),
+            (Value::Message, "result" | "error") => Value::Bool(false),
+            (_, "id") => {
+                self.touched_id = true;
+                Value::Bool(self.probe.has_id)
+            }
+            (_, "method") => Value::Bool(true),
+            _ => Value::unknown(),
+        }
+    }
+
     pub(super) fn member(&mut self, item: &Value, collection: &Value) -> Value {
+        // `_, ok := msg["id"]` on the decoded message: whether it has that member.
+        if let (Value::Str(key), Value::Message | Value::Reply(_)) = (item, collection) {
+            return self.has_key(collection, key);
+        }
         // `exc.code in [UNAUTHORIZED, FORBIDDEN]`: a number among numbers.
         if let (Value::Int(n), Value::Array(items)) = (item, collection)
             && items.iter().all(|i| matches!(i, Value::Int(_)))
