@@ -1849,8 +1849,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 t => t,
             };
             // Rust has no default or variadic arguments: `path.join("x")` on a value is
-            // never the code's own `fn join(self)`; and `line.trim().is_empty()` on a
-            // value not of the code's own types is the standard library's method.
+            // never the code's own `fn join(self)`; and `line.trim().is_empty()` or
+            // `header.to_str()` on a value not of the code's own making (an instance, a
+            // struct or object it built, an enum's variant) is the standard library's.
             let target = target.filter(|&id| {
                 let f = self.prog.function(id);
                 let rust_on_value = recv.is_some()
@@ -1859,8 +1860,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                     && self.prog.file_of(id).language == crate::model::Language::Rust;
                 !rust_on_value
                     || (f.params.iter().filter(|p| p.as_str() != "self").count() == vals.len()
-                        && (matches!(recv, Some(Value::Instance(..)))
-                            || !crate::lower::rust_std_method(crate::lower::last_segment(callee))))
+                        && (matches!(
+                            recv,
+                            Some(Value::Instance(..) | Value::Variant(..) | Value::Object(_))
+                        ) || !crate::lower::rust_std_method(crate::lower::last_segment(callee))))
             });
             if let Some(id) = target {
                 let mut vals = self.bind(id, vals, names);

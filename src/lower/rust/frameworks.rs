@@ -149,6 +149,10 @@ pub const STD_METHODS: &[&str] = &[
     "exists",
     "is_file",
     "is_dir",
+    // A header's, an OS string's or a path's text (`header.to_str()`), a string's view.
+    "to_str",
+    "as_str",
+    "as_bytes",
 ];
 
 /// JSON-RPC libraries that own the dispatch: the code fills the library's table of
