@@ -87,6 +87,9 @@ pub const EVENT_STATUS: &str = "mcp-conform/event-status";
 /// called by the name they are destructured under, the status first, then the body.
 pub const CONTEXT_RESPONDERS: &[&str] = &["status", "error"];
 
+/// The web streams class whose `start(controller)` fills it (`controller.enqueue(chunk)`).
+pub const READABLE_STREAM: &str = "ReadableStream";
+
 /// The method of a default-exported object that answers requests: Cloudflare
 /// Workers and Bun `export default { fetch(request, env) { ... } }`.
 pub const FETCH_METHOD: &str = "fetch";

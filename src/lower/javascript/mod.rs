@@ -1901,6 +1901,11 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     if crate::lower::SDK_SERVER_CALLS.contains(&super::last_segment(&ctor)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
     }
+    if super::last_segment(&ctor) == frameworks::READABLE_STREAM
+        && let Some(chunks) = stream_chunks(ctx, js, arg_nodes.first().copied(), facts)
+    {
+        return chunks;
+    }
     let args: Vec<Expr> = arg_nodes.iter().map(|a| expr(ctx, js, *a, facts)).collect();
     // `new McpError(ErrorCode.MethodNotFound, msg)`: the SDK's error, whose members are
     // its arguments (a `catch` reads `error.code`; `error instanceof McpError` holds).
@@ -1941,6 +1946,45 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
         }
         _ => call(ctor, None, args, Vec::new(), span),
     }
+}
+
+/// What a web stream built with a `start` method holds (`new ReadableStream({
+/// start(controller) { controller.enqueue(encoder.encode(`data: ${json}\n\n`)) } })`,
+/// a reply sent as a Response's body): the chunks its `start` enqueues, read where
+/// the stream is made. None when the stream has no `start` written in place.
+fn stream_chunks(ctx: &mut Ctx, js: &mut Js, source: Option<Node>, facts: &mut FileFacts) -> Option<Expr> {
+    let source = source.filter(|s| s.kind() == "object")?;
+    let start = children(source).into_iter().find_map(|member| match member.kind() {
+        "method_definition" if member.field("name").is_some_and(|n| ctx.text(n) == "start") => Some(member),
+        "pair" if member.field("key").is_some_and(|k| ctx.text(k) == "start") => {
+            member.field("value").filter(|v| matches!(v.kind(), "arrow_function" | "function_expression"))
+        }
+        _ => None,
+    })?;
+    let controller = start
+        .field("parameters")
+        .and_then(|p| children(p).into_iter().next())
+        .or_else(|| start.field("parameter"))
+        .map(|p| ctx.text(p.field("pattern").unwrap_or(p)).to_string())?;
+    let body = start.field("body")?;
+    let mut enqueued = Vec::new();
+    super::walk_tree(body, |n| {
+        if n.kind() == "call_expression"
+            && let Some(f) = n.field("function").filter(|f| f.kind() == "member_expression")
+            && f.field("object").is_some_and(|o| ctx.text(o) == controller)
+            && f.field("property").is_some_and(|p| ctx.text(p) == "enqueue")
+        {
+            enqueued.extend(n.field("arguments").and_then(|a| a.named_child(0)).map(|c| c.byte_range()));
+            return super::Walk::Skip;
+        }
+        super::Walk::Descend
+    });
+    let chunks = enqueued
+        .into_iter()
+        .filter_map(|r| body.named_descendant_for_byte_range(r.start, r.end))
+        .map(|c| expr(ctx, js, c, facts))
+        .collect();
+    Some(Expr::opaque(chunks))
 }
 
 /// `new Response(body, { status })` and `Response.json(body, { status })`; the status
