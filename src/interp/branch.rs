@@ -66,9 +66,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             if truth.is_none() && elsewhere.is_none() {
                 let other_route = is_other_route_test(cond)
                     && matches!(then.last(), Some(Stmt::Return { .. } | Stmt::Exit { .. }));
+                // `if (url.pathname !== "/mcp") return false;` even inside a dispatch: a
+                // plain value handed back says "not mine" to the router that called it.
+                let declines = other_route && declines_only(then);
                 elsewhere = Some(
                     (is_route_test(cond) || other_route)
-                        && !self.leads_to_server(then)
+                        && (declines || !self.leads_to_server(then))
                         && !self.hands_server_function(&s, then),
                 );
             }
@@ -716,6 +719,18 @@ fn names_a_value(block: &Block) -> bool {
 /// Whether a condition holds for every path but one route (`path !== "/mcp"`,
 /// `uri != "/mcp" || verb != "POST"`): taken as a route test only where its branch
 /// ends the request (a 404 and a return), not where it computes a value.
+/// Whether a block does nothing but hand back a plain value (`return false`,
+/// `return null`, `return`): no call, no answer, no reply.
+fn declines_only(block: &Block) -> bool {
+    match block.as_slice() {
+        [Stmt::Return { value: None, .. }] => true,
+        [Stmt::Return { value: Some(v), .. }] => {
+            matches!(v, Expr::Bool(_) | Expr::Null | Expr::Int(_) | Expr::Str(_))
+        }
+        _ => false,
+    }
+}
+
 fn is_other_route_test(cond: &Expr) -> bool {
     match cond {
         Expr::Eq { left, right, negated: true } => {
