@@ -44,6 +44,10 @@ pub const DECODE_REJECTS: &str = "reject";
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
+
+/// The text a sentinel object stands for (Python's `object()`), made unique by where
+/// it is written: equal only to itself.
+pub const SENTINEL: &str = "mcp-conform/sentinel@";
 /// The incoming message's bytes as they arrived (see [`crate::value::Value::Encoded`]).
 pub const ENCODED_MESSAGE: &str = "mcp-conform/encoded-message";
 /// The name a destructured value is held under while its parts are taken

@@ -1293,6 +1293,31 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
     {
         return expr(ctx, object);
     }
+    // `_MISSING = object()`: a sentinel, equal only to itself (`rid is _MISSING`).
+    if ctx.text(func) == "object" && node.field("arguments").is_some_and(|a| a.named_child_count() == 0) {
+        return Expr::Str(format!("{}{}:{}", super::SENTINEL, span.line, span.column));
+    }
+    // `msg.get("id", _MISSING)`: the default only where the member is missing (a
+    // notification's id), the member where it is there.
+    if func.kind() == "attribute"
+        && func.field("attribute").is_some_and(|a| ctx.text(a) == "get")
+        && let Some(object) = func.field("object")
+        && let Some(args) = node.field("arguments")
+        && let [key, default] = children(args).as_slice()
+        && key.kind() == "string"
+        && let Some(member) = super::message_field(&unquote(ctx.text(*key)))
+        && default.kind() != "none"
+    {
+        let recv = expr(ctx, object);
+        let default = expr(ctx, *default);
+        let key = unquote(ctx.text(*key));
+        return Expr::If {
+            cond: Box::new(Expr::HasKey { object: Box::new(recv.clone()), key }),
+            then: vec![Stmt::Yield(super::field(Some(recv), member))],
+            otherwise: vec![Stmt::Yield(default)],
+            span,
+        };
+    }
     // `io.StringIO()`: an empty output buffer.
     if frameworks::BUFFER_TYPES.contains(&ctx.text(func))
         && node.field("arguments").is_some_and(|a| a.named_child_count() == 0)
