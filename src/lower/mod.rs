@@ -1432,6 +1432,9 @@ pub fn call(
 /// encode it as `null`).
 const PLAIN_RESPONSES: &[&str] = &["Response", "PlainTextResponse", "HTMLResponse"];
 
+/// Django's responses, whose second positional argument is the content type.
+const DJANGO_RESPONSES: &[&str] = &["HttpResponse", "JsonResponse"];
+
 /// `Response(body, status_code=202)` and its relatives.
 fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, span: Span) -> Expr {
     let plain = PLAIN_RESPONSES.contains(&name);
@@ -1465,7 +1468,18 @@ fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, spa
     if status.is_none() {
         status = match positional.next() {
             Some(Expr::Int(n)) => u16::try_from(n).ok(),
-            Some(Expr::Var(name)) if name.contains('.') => status_by_name(&name),
+            Some(Expr::Var(name)) if name.contains('.') && status_by_name(&name).is_some() => {
+                status_by_name(&name)
+            }
+            // `make_response("", status)` with the status a helper's parameter: computed,
+            // for the interpreter to tell (Django's second argument is a content type).
+            Some(other @ (Expr::Var(_) | Expr::Field { .. } | Expr::Call { .. }))
+                if !DJANGO_RESPONSES.contains(&name) =>
+            {
+                let null_is_empty = body.is_none() || plain;
+                let body = body.unwrap_or(Box::new(Expr::Null));
+                return Expr::HttpWith { status: Box::new(other), body, null_is_empty, span };
+            }
             _ => None,
         };
     }

@@ -1244,9 +1244,19 @@ fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     }
     let text = ctx.text(node);
     // `HTTPStatus.BAD_REQUEST`, `http.HTTPStatus.ACCEPTED`: the standard library's status
-    // constants, wherever they are written (handed to a helper that sends them).
+    // constants, wherever they are written (handed to a helper that sends them, tested
+    // in a set of them).
     if let Some((owner, name)) = text.rsplit_once('.')
         && matches!(owner, "HTTPStatus" | "http.HTTPStatus")
+        && let Some(code) = status_code_name(name)
+    {
+        return Expr::Int(i64::from(code));
+    }
+    // Starlette's, FastAPI's and Django REST framework's `status.HTTP_401_UNAUTHORIZED`:
+    // the name carries its code.
+    if let Some((owner, name)) = text.rsplit_once('.')
+        && super::last_segment(owner) == "status"
+        && name.starts_with("HTTP_")
         && let Some(code) = status_code_name(name)
     {
         return Expr::Int(i64::from(code));
@@ -1528,8 +1538,14 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             return Expr::Object { entries: Vec::new(), span };
         }
         "dict" if args.is_empty() => return object(keywords, span),
-        // Probes are single JSON objects: a dict, never a batch.
-        "isinstance" if args.len() == 2 && matches!(&args[1], Expr::Var(t) if t == "dict") => {
+        // Probes are single JSON objects: a dict (a `Mapping`), never a batch.
+        "isinstance"
+            if args.len() == 2
+                && matches!(&args[1], Expr::Var(t) if matches!(
+                    super::last_segment(t),
+                    "dict" | "Dict" | "Mapping" | "MutableMapping"
+                )) =>
+        {
             return super::is_kind(args.swap_remove(0), "object", span);
         }
         "isinstance"
