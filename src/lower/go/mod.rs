@@ -428,9 +428,42 @@ fn block(ctx: &mut Ctx, node: Option<Node>, facts: &mut FileFacts) -> Block {
     out
 }
 
+/// The body of `func() { .. }()`: a function literal without parameters called where
+/// it is written, with no arguments, whose body returns nothing itself (a `return`
+/// there would leave the literal, not the function around it).
+fn invoked_in_place(call: Node) -> Option<Node> {
+    if call.kind() != "call_expression" || call.field("arguments")?.named_child_count() != 0 {
+        return None;
+    }
+    let mut literal = call.field("function")?;
+    while literal.kind() == "parenthesized_expression" {
+        literal = literal.named_child(0)?;
+    }
+    if literal.kind() != "func_literal" || literal.field("parameters")?.named_child_count() != 0 {
+        return None;
+    }
+    let body = literal.field("body")?;
+    let mut returns = false;
+    super::walk_tree(body, |n| match n.kind() {
+        "func_literal" => super::Walk::Skip,
+        "return_statement" => {
+            returns = true;
+            super::Walk::Stop
+        }
+        _ => super::Walk::Descend,
+    });
+    (!returns).then_some(body)
+}
+
 fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(node);
     match node.kind() {
+        // `func() { defer recoverInto(&resp); resp = handle(req) }()`: a closure run
+        // in place, with no parameters and no return of its own, is its statements
+        // run here; what it assigns to this function's variables stays assigned.
+        "expression_statement" if let Some(body) = node.named_child(0).and_then(invoked_in_place) => {
+            out.extend(block(ctx, Some(body), facts));
+        }
         "expression_statement" => {
             if let Some(e) = node.named_child(0) {
                 out.push(Stmt::Expr(expr(ctx, e, facts)));
