@@ -517,6 +517,19 @@ fn reads_response(prog: &Program, id: FnId) -> bool {
     responses.iter().any(|r| methods.contains(r))
 }
 
+/// Whether a Go call's receiver is a field of the caller's own type declared with an
+/// interface of the code (`s.transport.Start(..)` with `transport Transport`, a type
+/// owning no methods).
+fn interface_field(prog: &Program, callee: &str, here: FnId) -> bool {
+    if prog.file_of(here).language != Language::Go {
+        return false;
+    }
+    let Some((qualifier, _)) = callee.rsplit_once('.') else { return false };
+    let Some(field) = qualifier.strip_prefix("self.").filter(|f| !f.contains('.')) else { return false };
+    let Some(owner) = prog.function(here).owner.as_deref() else { return false };
+    prog.field_class(owner, field, here).is_some_and(|iface| !prog.has_methods(iface, here))
+}
+
 /// JSON-RPC's "method not found" error code.
 const METHOD_NOT_FOUND: i64 = -32601;
 
@@ -797,18 +810,30 @@ fn callbacks(prog: &Program, is_route: &(dyn Fn(FnId) -> bool + Sync)) -> Handed
             let name = crate::lower::last_segment(callee);
             if name.len() < callee.len() {
                 let here = prog.file_of(id);
-                let methods: Vec<FnId> = prog
+                let named: Vec<FnId> = prog
                     .named(name)
                     .iter()
                     .copied()
                     .filter(|&m| m != id && prog.function(m).owner.is_some())
                     .filter(|&m| prog.related(here, prog.file_of(m)))
-                    .filter(|&m| !called(m).is_empty())
                     .collect();
+                let methods: Vec<FnId> = named.iter().copied().filter(|&m| !called(m).is_empty()).collect();
                 if let [only] = methods.as_slice()
                     && !targets.contains(only)
                 {
                     targets.push(*only);
+                }
+                // `s.transport.Start(ctx, info, s.handle)` on a field declared with a Go
+                // interface of the code (a type owning no methods): every method of that
+                // name that calls a parameter, itself or in a callback it makes, may be
+                // the one run (the stdio, HTTP and SSE transports a configuration picks
+                // between).
+                if named.len() > 1 && interface_field(prog, callee, id) {
+                    for m in named {
+                        if !targets.contains(&m) && (!called(m).is_empty() || !captured(m).is_empty()) {
+                            targets.push(m);
+                        }
+                    }
                 }
             }
             for target in targets {
