@@ -782,8 +782,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Some(v) if !matches!(v, Value::Instance(..)) => {
                         self.globals_cache.insert(key, v.clone());
                         // A handshake flag the maker starts unset (`let initialized =
-                        // false` beside the closure that sets it on `initialize`) is the
-                        // state before the handshake, not after it.
+                        // false` beside the closure that sets it on `initialize`): the
+                        // probe comes after the handshake, which sets it.
                         if matches!(v, Value::Bool(false) | Value::Null)
                             && let Some(after) = self.handshake_state(name)
                         {
