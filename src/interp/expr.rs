@@ -576,6 +576,22 @@ impl<'p, 'a> Interp<'p, 'a> {
             {
                 Value::Null
             }
+            // A protocol version read off a value built from nothing of the message (a
+            // configuration object: `cfg.mcp.protocol_version`) is not the client's. (Go
+            // and Rust decode the message into typed values the scan does not follow, so
+            // there such a value may still be the message.)
+            Value::Unknown(parts)
+                if matches!(f, FieldName::ProtocolVersion)
+                    && parts.is_empty()
+                    && matches!(
+                        self.prog.file_of(self.here()).language,
+                        crate::model::Language::Python
+                            | crate::model::Language::JavaScript
+                            | crate::model::Language::TypeScript
+                    ) =>
+            {
+                Value::unknown()
+            }
             _ => self.field(f),
         }
     }
