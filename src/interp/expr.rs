@@ -42,6 +42,22 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, object)
                 .into_iter()
                 .map(|(s, o)| {
+                    // A protocol version read by name off a value built from nothing of
+                    // the message (a configuration object: `cfg.mcp.protocol_version`) is
+                    // not the client's. (Go and Rust decode the message into typed values
+                    // the scan does not follow, so there such a value may still be it.)
+                    if matches!(name, FieldName::ProtocolVersion)
+                        && matches!(&o, Value::Unknown(parts) if parts.is_empty())
+                        && matches!(object.as_ref(), Expr::Var(_))
+                        && matches!(
+                            self.prog.file_of(self.here()).language,
+                            crate::model::Language::Python
+                                | crate::model::Language::JavaScript
+                                | crate::model::Language::TypeScript
+                        )
+                    {
+                        return (s, Value::unknown());
+                    }
                     let v = checked_version(&s, self.field_of(&o, *name));
                     // The method or id kept in an object built from the message (a request
                     // class filled by a parser) is the message's: deciding on it looks at it.
@@ -575,22 +591,6 @@ impl<'p, 'a> Interp<'p, 'a> {
                 ) =>
             {
                 Value::Null
-            }
-            // A protocol version read off a value built from nothing of the message (a
-            // configuration object: `cfg.mcp.protocol_version`) is not the client's. (Go
-            // and Rust decode the message into typed values the scan does not follow, so
-            // there such a value may still be the message.)
-            Value::Unknown(parts)
-                if matches!(f, FieldName::ProtocolVersion)
-                    && parts.is_empty()
-                    && matches!(
-                        self.prog.file_of(self.here()).language,
-                        crate::model::Language::Python
-                            | crate::model::Language::JavaScript
-                            | crate::model::Language::TypeScript
-                    ) =>
-            {
-                Value::unknown()
             }
             _ => self.field(f),
         }
