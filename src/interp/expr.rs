@@ -42,13 +42,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .eval(st, object)
                 .into_iter()
                 .map(|(s, o)| {
-                    // A protocol version read by name off a value built from nothing of
-                    // the message (a configuration object: `cfg.mcp.protocol_version`) is
-                    // not the client's. (Go and Rust decode the message into typed values
-                    // the scan does not follow, so there such a value may still be it.)
+                    // A protocol version read by name off the module's state (a
+                    // configuration object: `cfg.mcp.protocol_version`, `cfg` neither a
+                    // parameter nor a local of the function) whose value holds nothing of
+                    // the message is not the client's. (Go and Rust decode the message
+                    // into typed values the scan does not follow, so there such a value
+                    // may still be it.)
                     if matches!(name, FieldName::ProtocolVersion)
                         && matches!(&o, Value::Unknown(parts) if parts.is_empty())
-                        && matches!(object.as_ref(), Expr::Var(_))
+                        && matches!(object.as_ref(), Expr::Var(v) if v.split_once('.').is_some_and(|(base, _)| {
+                            !matches!(base, "self" | "this") && !self.prog.holds_value(self.here(), base)
+                        }))
                         && matches!(
                             self.prog.file_of(self.here()).language,
                             crate::model::Language::Python
