@@ -1078,6 +1078,21 @@ pub fn anonymous_name(node: Node) -> String {
 /// The prefix of [`anonymous_name`]s.
 pub const ANONYMOUS: &str = "__fn_";
 
+/// Whether a function body holds a `return` of its own (one outside the functions
+/// written inside it, whose node kinds `nested` names).
+pub fn returns_within(body: Node, nested: &[&str]) -> bool {
+    let mut returns = false;
+    walk_tree(body, |n| match n.kind() {
+        k if nested.contains(&k) => Walk::Skip,
+        "return_statement" => {
+            returns = true;
+            Walk::Stop
+        }
+        _ => Walk::Descend,
+    });
+    returns
+}
+
 /// Whether a function's name is made up for a function written inside an expression.
 pub fn is_anonymous(name: &str) -> bool {
     name.starts_with(ANONYMOUS)

@@ -443,16 +443,7 @@ fn invoked_in_place(call: Node) -> Option<Node> {
         return None;
     }
     let body = literal.field("body")?;
-    let mut returns = false;
-    super::walk_tree(body, |n| match n.kind() {
-        "func_literal" => super::Walk::Skip,
-        "return_statement" => {
-            returns = true;
-            super::Walk::Stop
-        }
-        _ => super::Walk::Descend,
-    });
-    (!returns).then_some(body)
+    (!super::returns_within(body, &["func_literal"])).then_some(body)
 }
 
 fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {

@@ -201,6 +201,12 @@ fn statement(
                 }
             }
         }
+        // `(() => { try { reply = handle(msg) } catch { .. } })()`: a function without
+        // parameters run in place, with no arguments, not async and returning nothing
+        // itself, is its statements run here; what it assigns stays assigned.
+        "expression_statement" if let Some(body) = node.named_child(0).and_then(invoked_in_place) => {
+            out.extend(block(ctx, js, Some(body), facts, owner));
+        }
         "expression_statement" => {
             if let Some(e) = node.named_child(0) {
                 expression_statement(ctx, js, e, facts, out);
@@ -266,6 +272,31 @@ fn statement(
         }
         _ => {}
     }
+}
+
+/// The body of `(() => { .. })()` or `(function () { .. })()`: a function written
+/// in place without parameters, called with no arguments, neither async nor a
+/// generator, whose block returns nothing itself.
+fn invoked_in_place(call: Node) -> Option<Node> {
+    const FUNCTIONS: &[&str] = &["arrow_function", "function_expression", "function"];
+    if call.kind() != "call_expression" || call.field("arguments")?.named_child_count() != 0 {
+        return None;
+    }
+    let mut f = call.field("function")?;
+    while f.kind() == "parenthesized_expression" {
+        f = f.named_child(0)?;
+    }
+    if !FUNCTIONS.contains(&f.kind()) || children(f).iter().any(|c| matches!(c.kind(), "async" | "*")) {
+        return None;
+    }
+    let no_params = f.field("parameters").is_some_and(|p| p.named_child_count() == 0);
+    let body = f.field("body").filter(|b| b.kind() == "statement_block")?;
+    (no_params
+        && !super::returns_within(
+            body,
+            &[FUNCTIONS, &["function_declaration", "method_definition"]].concat(),
+        ))
+    .then_some(body)
 }
 
 /// The local names `stdin` has in this file when imported from Node's `process`
