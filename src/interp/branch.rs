@@ -60,7 +60,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         // `if (path === "/health") return health()` in a router above the server: the
         // probe is POSTed to the server's endpoint, not to a route that never reaches it.
         let mut elsewhere: Option<bool> = None;
+        let mut mode: Option<Option<bool>> = None;
         for (s, truth, Touched { id, method, prefix, blind }) in self.decide(st, cond) {
+            if truth.is_none() && mode.is_none() {
+                mode = Some(self.command_mode(&s, then, otherwise));
+            }
             // `if (path !== "/mcp") return notFound()`: the probe is at the route the
             // other side keeps.
             if truth.is_none() && elsewhere.is_none() {
@@ -79,6 +83,13 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Some(true) => &[true],
                 Some(false) => &[false],
                 None if elsewhere == Some(true) => &[false],
+                None if let Some(Some(b)) = mode => {
+                    if b {
+                        &[true]
+                    } else {
+                        &[false]
+                    }
+                }
                 None => &[true, false],
             };
             let mut taken: Vec<Vec<(State, Value)>> = Vec::with_capacity(branches.len());
@@ -117,6 +128,26 @@ impl<'p, 'a> Interp<'p, 'a> {
             out.extend(taken.into_iter().flatten());
         }
         out
+    }
+
+    /// `if args.len() >= 2 { match args[1] { "setup" => { ..; return } .. _ => exit(1) } }`
+    /// at the start of a program, before the message is read: a command-line mode that
+    /// ends the run without reaching the server is one the probe never arrives in.
+    /// The branch to take when one side is such a mode and the other is not.
+    fn command_mode(&mut self, s: &State, then: &Block, otherwise: &Block) -> Option<bool> {
+        let entry = match self.stack.as_slice() {
+            [entry] => *entry,
+            _ => return None,
+        };
+        if s.saw_message || self.prog.function(entry).http_route {
+            return None;
+        }
+        let mut dead = |block: &Block| always_leaves(block) && !self.leads_to_server(block);
+        match (dead(then), dead(otherwise)) {
+            (true, false) => Some(false),
+            (false, true) => Some(true),
+            _ => None,
+        }
     }
 
     /// Whether a block leads to the server: it decodes the message, or calls a function
@@ -279,6 +310,13 @@ impl<'p, 'a> Interp<'p, 'a> {
             if elsewhere {
                 continue;
             }
+            // `Incoming::Request(c)` of a `#[serde(untagged)]` enum on a value the scan
+            // could not compute (received over a channel from the reader task): the
+            // decoded message, its variant decided by whether its type takes the probe.
+            let untagged = matches!(subject, Value::Unknown(_))
+                && !patterns.is_empty()
+                && patterns.iter().all(|p| matches!(p, Pattern::Untagged { .. }));
+            let kind = kind.or_else(|| untagged.then(|| match_arm(&Value::Message, &patterns)));
             for mut s in pending {
                 let (truth, binding) = kind
                     .clone()
@@ -696,6 +734,26 @@ fn is_route_pattern(subject: &Value, pattern: &Pattern) -> bool {
         (Value::Array(items), Pattern::Tuple(parts)) if items.len() == parts.len() => {
             items.iter().zip(parts).any(|(item, part)| is_route_pattern(item, part))
         }
+        _ => false,
+    }
+}
+
+/// Whether every way through a block ends the run where it is: a `return` or an exit
+/// last, or a choice (an `if` with both sides, a `match` with a catch-all arm) whose
+/// every branch does.
+fn always_leaves(block: &Block) -> bool {
+    let leaves = |e: &Expr| match e {
+        Expr::Block(b) => always_leaves(b),
+        Expr::If { then, otherwise, .. } => always_leaves(then) && always_leaves(otherwise),
+        Expr::Match { arms, .. } => {
+            arms.iter().any(|a| a.guard.is_none() && a.patterns.iter().any(|p| matches!(p, Pattern::Any(_))))
+                && arms.iter().all(|a| always_leaves(&a.body))
+        }
+        _ => false,
+    };
+    match block.last() {
+        Some(Stmt::Return { .. } | Stmt::Exit { .. }) => true,
+        Some(Stmt::Expr(e) | Stmt::Yield(e)) => leaves(e),
         _ => false,
     }
 }

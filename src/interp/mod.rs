@@ -1287,6 +1287,32 @@ mod tests {
         assert_eq!(bounded.cut, Some(Cut::Work));
     }
 
+    /// A command-line mode at the program's start that ends the run without reaching
+    /// the server (`if len(sys.argv) > 1: walk(..); sys.exit(0)`) is not followed by
+    /// a probe; a mode that goes on to the server is.
+    #[test]
+    fn command_modes_that_end_the_run_are_not_followed() {
+        let run = |mode_ends: &str| {
+            let src = format!(
+                "import sys, json\n\
+                 def walk(value):\n    walk([value, 1])\n    walk([value, 2])\n    return value\n\
+                 def dispatch(msg):\n    if msg.get('method') == 'ping':\n        return {{'jsonrpc': '2.0', 'id': msg['id'], 'result': {{}}}}\n\
+                 def main():\n    if len(sys.argv) > 1:\n        walk(sys.argv){mode_ends}\n\
+                 \x20   for line in sys.stdin:\n        reply = dispatch(json.loads(line))\n        if reply is not None:\n            print(json.dumps(reply))\n"
+            );
+            let files = python_file(src.as_bytes());
+            let prog = Program::new(&files);
+            let anchors = std::iter::once(named(&prog, "dispatch")).collect();
+            let mut interp = Interp::new(&prog, Probe::request("ping"), anchors);
+            let outcomes = interp.run(named(&prog, "main"));
+            (interp.cut, outcomes.iter().any(|o| !o.effects.is_empty()))
+        };
+        assert_eq!(run("\n        sys.exit(0)"), (None, true), "the mode that exits is left aside");
+        let (cut, answered) = run("");
+        assert_eq!(cut, Some(Cut::Recursion), "a mode that goes on to the server is followed");
+        assert!(answered);
+    }
+
     /// A function that recurses at two places with a different argument each time
     /// (a walker over nested values) is followed a few levels deep, not to the call
     /// depth at two branches a level.

@@ -557,13 +557,17 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         "break_statement" => out.push(Stmt::LeaveLoop),
         "continue_statement" => out.push(Stmt::NextRound),
         // `select { case ch <- msg: ...; default: ... }`: one of the cases runs, which
-        // one the run decides (a ready channel); each is a path.
+        // one the run decides (a ready channel); each is a path. A case for a deadline
+        // or a cancellation (`<-time.After(d)`, `<-ctx.Done()`) is not: the scan takes
+        // the work to finish in time, so a handler that never finished answers nothing.
         "select_statement" => {
+            let all: Vec<Node> = children(node)
+                .into_iter()
+                .filter(|c| matches!(c.kind(), "communication_case" | "default_case"))
+                .collect();
+            let waits: Vec<Node> = all.iter().copied().filter(|c| !deadline_case(ctx, *c)).collect();
             let mut cases: Vec<Block> = Vec::new();
-            for case in children(node) {
-                if !matches!(case.kind(), "communication_case" | "default_case") {
-                    continue;
-                }
+            for case in if waits.is_empty() { all } else { waits } {
                 let mut body = Vec::new();
                 for c in children(case) {
                     if c.kind() == "statement_list" {
@@ -581,6 +585,24 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) 
         "expression_case" | "default_case" => {}
         _ => {}
     }
+}
+
+/// A `select` case receiving from a deadline or a cancellation: `<-time.After(d)`,
+/// `<-time.Tick(d)`, `<-timer.C`, `<-ctx.Done()`.
+fn deadline_case(ctx: &Ctx, case: Node) -> bool {
+    let Some(comm) = case.field("communication") else { return false };
+    let received = match comm.kind() {
+        "receive_statement" => comm.field("right"),
+        "unary_expression" => Some(comm),
+        _ => None,
+    };
+    let Some(channel) = received.filter(|r| r.kind() == "unary_expression").and_then(|r| r.field("operand"))
+    else {
+        return false;
+    };
+    let text = ctx.text(channel);
+    let callee = text.split('(').next().unwrap_or(text);
+    matches!(callee, "time.After" | "time.Tick") || callee.ends_with(".Done") || text.ends_with(".C")
 }
 
 fn assignment(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, out: &mut Block) {

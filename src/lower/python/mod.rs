@@ -1226,7 +1226,9 @@ fn request_media(ctx: &Ctx, name: &str) -> bool {
 
 fn attribute(ctx: &mut Ctx, node: Node) -> Expr {
     let attr = node.field("attribute").map(|a| ctx.text(a)).unwrap_or("");
-    if attr == "stdin" {
+    // `sys.stdin`, and `sys.stdin.readline` handed over uncalled (`run_in_executor(None,
+    // sys.stdin.readline)`).
+    if attr == "stdin" || node.field("object").is_some_and(|o| ctx.text(o).ends_with("sys.stdin")) {
         ctx.saw_stdin = true;
     }
     // `self.protocol_version` is the object's own attribute, never the message's field.

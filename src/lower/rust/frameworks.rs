@@ -82,6 +82,10 @@ pub const PROCESS_EXITS: &[&str] = &["std::process::exit", "process::exit"];
 /// `tokio::spawn`, `task::spawn_blocking`, `tokio::task::spawn_local`.
 pub const SPAWNS: &[&str] = &["spawn", "spawn_blocking", "spawn_local"];
 
+/// Functions waiting for work under a deadline, `timeout(duration, work)` (tokio's and
+/// async-std's), written with their path or imported.
+pub const DEADLINE_WAITS: &[&str] = &["time::timeout", "future::timeout", "timeout"];
+
 /// Methods that only convert or unwrap their receiver; a method name lower-cased or
 /// trimmed is still the name.
 pub const TRANSPARENT: &[&str] = &[

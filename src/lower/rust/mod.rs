@@ -1363,6 +1363,24 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         return Expr::Call { callee: crate::lower::DETACHED.into(), receiver: None, args, span };
     }
+    // A wait bounded by a deadline (`tokio::time::timeout(d, work).await`,
+    // `rx.recv_timeout(d)`): the scan takes the work to finish in time, so the wait
+    // yields what it waits for, in `Ok`; an arm for the deadline passing (a handler
+    // that never finished) is no answer to the method.
+    if frameworks::DEADLINE_WAITS.iter().any(|w| callee == *w || callee.ends_with(&format!("::{w}")))
+        && args.len() == 2
+    {
+        return Expr::Variant { name: "Ok".into(), inner: args.into_iter().nth(1).map(Box::new) };
+    }
+    if func.kind() == "field_expression"
+        && last == "recv_timeout"
+        && let Some(value) = func.field("value")
+    {
+        let callee = format!("{}.recv", ctx.text(value));
+        let receiver = expr(ctx, value, facts);
+        let received = call(callee, Some(receiver), Vec::new(), Vec::new(), span);
+        return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(received)) };
+    }
     if callee.split([':', '.']).any(|seg| crate::lower::SDK_SERVER_CALLS.contains(&seg))
         && ctx.sdk_server.is_none()
     {
