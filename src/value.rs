@@ -485,6 +485,13 @@ pub(crate) fn describes_answer(members: &[(String, Value)]) -> bool {
     members.iter().any(|(k, _)| RESPONSE_STATUS_FIELDS.contains(&k.as_str()))
 }
 
+/// Whether an object carries an answer: a member holds a JSON-RPC reply or an HTTP
+/// answer (a router's `{ response: reply }` or `{ httpError: res }` for its caller).
+pub(crate) fn carries_answer(members: &[(String, Value)]) -> bool {
+    let answer = |v: &Value| matches!(v, Value::Reply(_) | Value::Http(_));
+    members.iter().any(|(_, v)| answer(v) || matches!(v, Value::Unknown(parts) if parts.iter().any(answer)))
+}
+
 /// A member of an HTTP answer read back: `response.status` (200 when the answer was
 /// built without one), `response.body` (nothing is the empty text, JSON `null` the
 /// text `null`).

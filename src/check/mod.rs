@@ -689,8 +689,21 @@ impl<'p, 'a> ServerView<'p, 'a> {
             let f = self.prog.function(id);
             f.owner.is_none() && matches!(f.name.as_str(), "<module>" | "main")
         };
+        // An error thrown out of a handler that answers HTTP by what it returns (a
+        // Lambda or Forge function, a route module's `POST`): the platform hosting it
+        // answers with an error status, which refuses a notification rather than
+        // replying to it.
+        let answers_by_return = |id: FnId| {
+            run.paths
+                .iter()
+                .any(|p| p.entry == id && !p.outcome.raised && matches!(p.outcome.value, Value::Http(_)))
+        };
         if let Some(path) = run.paths.iter().find(|p| {
-            !p.transport && p.outcome.saw_message && hands_off_error(&p.outcome) && !top_level(p.entry)
+            !p.transport
+                && p.outcome.saw_message
+                && hands_off_error(&p.outcome)
+                && !top_level(p.entry)
+                && !(p.outcome.raised && !probe.has_id && answers_by_return(p.entry))
         }) {
             let at = self.prog.function(path.entry).span;
             self.unseen_error.borrow_mut().get_or_insert((at, probe.clone()));

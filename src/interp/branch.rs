@@ -139,7 +139,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             [entry] => *entry,
             _ => return None,
         };
-        if s.saw_message || self.prog.function(entry).http_route {
+        // Only a program's start (`main`, a module's top level): a handler's branches
+        // answer requests, and one that reaches the server through a callback it was
+        // handed would look like a mode that never does.
+        let f = self.prog.function(entry);
+        if s.saw_message || f.owner.is_some() || !matches!(f.name.as_str(), "main" | "<module>") {
             return None;
         }
         let mut dead = |block: &Block| always_leaves(block) && !self.leads_to_server(block);

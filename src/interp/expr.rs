@@ -652,6 +652,9 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
+        if std::env::var_os("DBGV").is_some() && name == "result.response" {
+            eprintln!("VAR {name} base={:?}", name.split_once('.').and_then(|(b, _)| st.env.get(b)));
+        }
         if let Some(v) = st.env.get(name) {
             // A handshake flag still unset where this path reads it (`let initialized =
             // false` of the read loop or of the closure's maker): a probe comes after
@@ -719,7 +722,9 @@ impl<'p, 'a> Interp<'p, 'a> {
             // (`{ status: 202 }`) was built without as `undefined`, unless code somewhere
             // assigns a member of that name (another reference may have added it). Other
             // objects' missing members stay unknown: deciding them all sent the analysis
-            // of large programs down far more paths.
+            // of large programs down far more paths. A router's result for its caller
+            // (`{ response: reply }`, or `{}` for a notification) is read the same way
+            // (`if (result.httpError) return result.httpError`).
             let script = matches!(
                 self.prog.file_of(self.here()).language,
                 crate::model::Language::JavaScript | crate::model::Language::TypeScript
@@ -737,8 +742,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                         }
                     }
                     Some(Value::Object(fields)) => self.own_member(fields, key, None).or_else(|| {
-                        (script && crate::value::describes_answer(fields) && !self.prog.member_written(key))
-                            .then_some(Value::Null)
+                        (script
+                            && (fields.is_empty()
+                                || crate::value::describes_answer(fields)
+                                || crate::value::carries_answer(fields))
+                            && !self.prog.member_written(key))
+                        .then_some(Value::Null)
                     }),
                     _ => None,
                 };
@@ -1923,6 +1932,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 let renames = self.arg_names(id, args);
                 out.extend(self.apply_with(s, id, vals, span, &renames));
+                continue;
+            }
+            // `result()` on a parameter handed a closure (`with_session(.., || json!({}))`):
+            // a Rust closure is lowered as its body where it is written, so the parameter
+            // holds the closure's value, which calling it gives.
+            if recv.is_none()
+                && vals.is_empty()
+                && self.prog.file_of(self.here()).language == crate::model::Language::Rust
+                && self.prog.function(self.here()).params.iter().any(|p| p == callee)
+                && let Some(v) = s.env.get(callee).filter(|v| !matches!(v, Value::Func(_)))
+            {
+                let v = v.clone();
+                out.push((s, v));
                 continue;
             }
             let name = crate::lower::last_segment(callee);

@@ -175,6 +175,8 @@ fn merge(mut group: Vec<State>) -> State {
         let first = values[0];
         if values.iter().all(|v| *v == first) {
             first.clone()
+        } else if let Some(object) = join_members(&values) {
+            object
         } else {
             join(&values.into_iter().cloned().collect::<Vec<_>>())
         }
@@ -193,9 +195,12 @@ fn merge(mut group: Vec<State>) -> State {
     first
 }
 
-/// Objects with the same members, in the same order (`{ status: 200, json: reply }`
-/// built on two paths with two replies), as one object whose members that differ
-/// hold what either held: what is common stays known.
+/// Objects built on several paths (`{ status: 200, json: reply }` with two replies,
+/// a router's `{ response: error }` beside `{ response: result, sessionId }`), as one
+/// object whose members that differ hold what either held: what is common stays
+/// known. A member some of them lack holds what the others hold, or may be missing;
+/// but HTTP answers with other members (`{ status: 202 }` beside `{ status: 200,
+/// json }`) are not joined member-wise, which would part each status from its body.
 fn join_members(values: &[&Value]) -> Option<Value> {
     let objects: Vec<&Vec<(String, Value)>> = values
         .iter()
@@ -204,19 +209,27 @@ fn join_members(values: &[&Value]) -> Option<Value> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    let keys = |o: &Vec<(String, Value)>| o.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
-    let first = keys(objects[0]);
-    if objects.iter().any(|o| keys(o) != first) {
+    let same_names =
+        |o: &Vec<(String, Value)>| o.iter().map(|(k, _)| k).eq(objects[0].iter().map(|(k, _)| k));
+    if objects.iter().any(|o| !same_names(o)) && objects.iter().any(|o| crate::value::describes_answer(o)) {
         return None;
     }
-    let members = first
+    let mut keys: Vec<&String> = Vec::new();
+    for (k, _) in objects.iter().flat_map(|o| o.iter()) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let members = keys
         .into_iter()
-        .enumerate()
-        .map(|(i, key)| {
-            let member: Vec<Value> = objects.iter().map(|o| o[i].1.clone()).collect();
+        .map(|key| {
+            let member: Vec<Value> = objects
+                .iter()
+                .map(|o| o.iter().find(|(k, _)| k == key).map_or_else(Value::unknown, |(_, v)| v.clone()))
+                .collect();
             let value =
                 if member.iter().all(|m| *m == member[0]) { member[0].clone() } else { join(&member) };
-            (key, value)
+            (key.clone(), value)
         })
         .collect();
     Some(Value::Object(Rc::new(members)))
@@ -314,6 +327,27 @@ mod tests {
             matches!(joined.env["out"], Value::Unknown(_)),
             "objects with other members are not joined member-wise"
         );
+    }
+
+    /// A router's results (`{ response: error }` beside `{ response: result,
+    /// sessionId }`) join member by member: the caller still reads `response`, and a
+    /// member one of them lacks is either what the other holds or missing.
+    #[test]
+    fn results_with_other_members_join_member_wise() {
+        let reply = |n: i64| Value::Object(Rc::new(vec![("code".to_string(), Value::Int(n))]));
+        let refused = Value::Object(Rc::new(vec![("response".to_string(), reply(-32600))]));
+        let opened = Value::Object(Rc::new(vec![
+            ("response".to_string(), reply(0)),
+            ("sessionId".to_string(), Value::Str("s1".into())),
+        ]));
+        let state = |v: Value| State::new(BTreeMap::from([("out".to_string(), v)]));
+        let joined = merge(vec![state(refused), state(opened)]);
+        let Value::Object(members) = &joined.env["out"] else { panic!("an object: {:?}", joined.env["out"]) };
+        let names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["response", "sessionId"]);
+        let Value::Unknown(parts) = &members[0].1 else { panic!("either response: {:?}", members[0].1) };
+        assert_eq!(parts.len(), 2, "both responses are kept");
+        assert!(matches!(members[1].1, Value::Unknown(_)), "the session id may be missing");
     }
 
     #[test]
