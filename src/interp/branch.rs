@@ -110,6 +110,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     }
                 } else {
                     refine(&mut s2, cond, b);
+                    stored_version_test(&mut s2, cond, b);
                     if blind {
                         s2.blind = s2.blind.or(Some(span));
                     }
@@ -404,6 +405,26 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// failing: a predicate of the code's own whose body tests its parameter by
     /// membership or equality (`version in SUPPORTED`) checked the value it was given,
     /// as the test written in place would.
+    /// The variables a test of the client's version marks checked when it holds
+    /// (`isSupported(v)` marks `v`), for a variable that stores the test's answer.
+    pub(super) fn version_marks(&self, st: &State, cond: &Expr) -> Vec<String> {
+        if !matches!(
+            cond,
+            Expr::Call { .. } | Expr::Member { .. } | Expr::Eq { .. } | Expr::And(..) | Expr::Or(..)
+        ) {
+            return Vec::new();
+        }
+        let mut tried = st.clone();
+        refine(&mut tried, cond, true);
+        self.refine_by_predicate(&mut tried, cond, true);
+        tried
+            .env
+            .iter()
+            .filter(|(name, v)| st.env.get(*name) != Some(v))
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     fn refine_by_predicate(&self, st: &mut State, cond: &Expr, holds: bool) {
         if let Expr::Not(inner) = cond {
             return self.refine_by_predicate(st, inner, !holds);
@@ -937,6 +958,20 @@ fn refine(st: &mut State, cond: &Expr, holds: bool) {
                 && conjuncts.iter().all(|c| matches!(c, Expr::Not(_)) || tests_presence(c, item))
             {
                 mark_checked(st, item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A branch on a variable that stores a test of the client's version (`if ok`), taken
+/// the way in which the test held: the values it tested are checked.
+fn stored_version_test(st: &mut State, cond: &Expr, holds: bool) {
+    match cond {
+        Expr::Not(inner) => stored_version_test(st, inner, !holds),
+        Expr::Var(name) if holds => {
+            for tested in st.version_tests.get(name).cloned().unwrap_or_default() {
+                mark_checked(st, &Expr::Var(tested));
             }
         }
         _ => {}

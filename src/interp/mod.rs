@@ -221,6 +221,10 @@ struct State {
     /// (`let is_notification = request.id.is_none();`): whether each read its id and
     /// its method. A branch on one looks at the message as the test written in place would.
     tests: BTreeMap<String, (bool, bool)>,
+    /// Variables holding a test of the client's version made ahead of the branch on it
+    /// (`ok := isSupported(v)`, `supported = v in VERSIONS`): the variables a branch on
+    /// one finds checked when it holds, as the test written in place would.
+    version_tests: BTreeMap<String, Vec<String>>,
 }
 
 impl State {
@@ -239,6 +243,7 @@ impl State {
             version_checked: false,
             blind: None,
             tests: BTreeMap::new(),
+            version_tests: BTreeMap::new(),
         }
     }
     /// Records a method decision; long routes keep their start.
@@ -823,6 +828,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                                 s.tests.insert(target.clone(), read);
                             } else {
                                 s.tests.remove(target);
+                            }
+                            // A value assigned anew is no longer the one a stored test checked.
+                            s.version_tests.retain(|_, names| !names.contains(target));
+                            let marks = self.version_marks(&s, value);
+                            if marks.is_empty() {
+                                s.version_tests.remove(target);
+                            } else {
+                                s.version_tests.insert(target.clone(), marks);
                             }
                         }
                         if writes_parameter(target, self.prog.function(self.here())) {
