@@ -652,9 +652,6 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     pub(super) fn var(&mut self, st: &State, name: &str) -> Value {
-        if std::env::var_os("DBGV").is_some() && name == "result.response" {
-            eprintln!("VAR {name} base={:?}", name.split_once('.').and_then(|(b, _)| st.env.get(b)));
-        }
         if let Some(v) = st.env.get(name) {
             // A handshake flag still unset where this path reads it (`let initialized =
             // false` of the read loop or of the closure's maker): a probe comes after
