@@ -1467,7 +1467,8 @@ fn http_response(name: &str, args: Vec<Expr>, keywords: Vec<(String, Expr)>, spa
                 // `status_code=status_code`: computed, for the interpreter to tell.
                 other => computed = Some(other),
             },
-            "content" | "body" | "response" => body = Some(Box::new(v)),
+            // `text=` of aiohttp's `web.Response(status=202, text="Accepted")`.
+            "content" | "body" | "response" | "text" => body = Some(Box::new(v)),
             _ => {}
         }
     }

@@ -79,10 +79,15 @@ fn is_event_parameter(ctx: &Ctx, node: Node) -> bool {
     let Some(callee) = args.parent().and_then(|call| call.field("function")) else {
         return false;
     };
-    let name = ctx.text(callee);
-    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    // `send("endpoint", url)`, or a method of the file's own type (`sess.send("endpoint",
+    // url)` with `func (s *session) send(event, data string) bool`).
+    let full = ctx.text(callee);
+    let name = full.rsplit(['.', ':']).next().unwrap_or(full);
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return false;
     }
+    // A method's own receiver (`self`, `&self`) is no argument.
+    let receiver = |p: &Node| p.kind() == "self_parameter" || matches!(ctx.text(*p), "self" | "cls");
     let mut root = node;
     while let Some(p) = root.parent() {
         root = p;
@@ -104,9 +109,13 @@ fn is_event_parameter(ctx: &Ctx, node: Node) -> bool {
         if own != Some(name) && bound != Some(name) {
             return Walk::Descend;
         }
-        let param = params.named_child(position).map(|p| {
+        let listed: Vec<Node> = (0..params.named_child_count())
+            .filter_map(|i| params.named_child(i))
+            .filter(|p| !receiver(p) && p.kind() != "comment")
+            .collect();
+        let param = listed.get(position).map(|p| {
             let named = p.field("name").or_else(|| p.field("pattern"));
-            named.map_or_else(|| ctx.text(p), |x| ctx.text(x))
+            named.map_or_else(|| ctx.text(*p), |x| ctx.text(x))
         });
         found = param.is_some_and(|p| names_event(p.split([':', ' ']).next().unwrap_or(p)));
         if found { Walk::Stop } else { Walk::Descend }

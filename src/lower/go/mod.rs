@@ -1260,8 +1260,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 };
             }
         }
-        // `fmt.Fprintf(w, "data: %s\n\n", reply)` on the response writer: the HTTP body.
-        "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint"
+        // `fmt.Fprintf(w, "data: %s\n\n", reply)`, `io.WriteString(w, "Accepted")` on the
+        // response writer: the HTTP body.
+        "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" | "io.WriteString"
             if arg_nodes.first().is_some_and(|w| {
                 let text = ctx.text(*w);
                 let writer = text.strip_suffix(".Writer").unwrap_or(text);

@@ -1497,9 +1497,23 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
         return attributes_of(args.swap_remove(0), span);
     }
     // `http.server.BaseHTTPRequestHandler`: `self.send_response(202)` sets the status,
-    // `self.wfile.write(body)` writes the body of the answer.
-    let own = |m: &str| ctx.class_methods.iter().any(|c| c == m);
-    match callee.as_str() {
+    // `self.wfile.write(body)` writes the body of the answer; so do a helper's calls
+    // on the handler it is handed (`def _send(handler, status, payload):
+    // handler.send_response(status)`).
+    let own = |m: &str| ctx.class_methods.iter().any(|c| c == m) || ctx.own_names.iter().any(|n| n == m);
+    let on_handler = |suffix: &str| {
+        callee
+            .strip_suffix(suffix)
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    };
+    let handler_call = if on_handler(".send_response") || on_handler(".send_error") {
+        "self.send_response"
+    } else if on_handler(".wfile.write") {
+        "self.wfile.write"
+    } else {
+        callee.as_str()
+    };
+    match handler_call {
         "self.send_response" | "self.send_error"
             if !args.is_empty() && !own(crate::lower::last_segment(&callee)) =>
         {
