@@ -456,8 +456,12 @@ impl<'a> Program<'a> {
                         && (module || matches!(value, Expr::Object { .. }))
                     {
                         // A local object of an ordinary function (`let request = Request {..}`)
-                        // is seen from its own file only.
+                        // is seen from its own file only; in Rust, where a function's `let`
+                        // never binds a name outside it, not from other functions at all.
                         let local = !module && !constructor && !target.contains('.');
+                        if local && file.language == crate::model::Language::Rust {
+                            continue;
+                        }
                         if module && target.ends_with(crate::lower::TAGGED_BY_METHOD) {
                             tagged.push((f.span.file, value));
                         }
@@ -2874,6 +2878,24 @@ mod tests {
         assert!(python_module_is("app/rpc/handlers.py", "..rpc.handlers", "app/cli/main.py"));
         assert!(python_module_is("handlers.py", ".handlers", "main.py"));
         assert!(!python_module_is("app/legacy/handlers.py", ".handlers", "app/rpc/server.py"));
+    }
+
+    /// A Rust function's local (`let line = json!({..}).to_string()` in a progress
+    /// helper) is no name another function can read: a read loop's `line` the
+    /// analysis could not bind must not take the helper's value.
+    #[test]
+    fn rust_function_locals_are_no_names_of_the_file() {
+        use crate::model::Language;
+        let src = b"fn emit(tx: &Tx) {\n    let line = json!({\"method\": \"notifications/progress\"}).to_string();\n    tx.send(line);\n}\nfn read() -> usize {\n    line.len()\n}\nstatic TABLE: Table = Table { size: 3 };\n";
+        let grammar = crate::parse::Grammar::of(Language::Rust, std::path::Path::new("s.rs"));
+        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
+        let files = vec![
+            crate::lower::lower(Language::Rust, "s.rs", src, &tree, 0, &Default::default()).expect("lowers"),
+        ];
+        let prog = super::Program::new(&files);
+        let read = (0..prog.functions.len()).find(|&i| prog.function(i).name == "read").expect("read");
+        assert!(prog.global("line", read).is_none(), "another function's local");
+        assert!(prog.global("TABLE", read).is_some(), "a static of the file");
     }
 
     #[test]
