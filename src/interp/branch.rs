@@ -408,10 +408,14 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// The variables a test of the client's version marks checked when it holds
     /// (`isSupported(v)` marks `v`), for a variable that stores the test's answer.
     pub(super) fn version_marks(&self, st: &State, cond: &Expr) -> Vec<String> {
-        if !matches!(
-            cond,
-            Expr::Call { .. } | Expr::Member { .. } | Expr::Eq { .. } | Expr::And(..) | Expr::Or(..)
-        ) {
+        // Only `initialize` carries the client's version (see `probe_params`): on other
+        // probes nothing is there to check, and the trial below would be wasted work.
+        if self.probe.method != "initialize"
+            || !matches!(
+                cond,
+                Expr::Call { .. } | Expr::Member { .. } | Expr::Eq { .. } | Expr::And(..) | Expr::Or(..)
+            )
+        {
             return Vec::new();
         }
         let mut tried = st.clone();
