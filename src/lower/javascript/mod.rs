@@ -1643,6 +1643,19 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         && arg_nodes.first().is_some_and(|a| route_path(a) || (arg_nodes.len() >= 2 && path_setting(a)))
     {
         for a in &arg_nodes[1..] {
+            // `asyncHandler(async (req, res) => {..})`, `catchAsync(function (req, res) {..})`:
+            // a wrapper around a handler written in place calls that handler.
+            if a.kind() == "call_expression"
+                && let Some(inner) = a.field("arguments").and_then(|args| {
+                    children(args)
+                        .into_iter()
+                        .find(|x| matches!(x.kind(), "arrow_function" | "function_expression" | "function"))
+                })
+            {
+                let name = callable_name(ctx, js, inner, facts);
+                facts.http_handlers.push(name);
+                continue;
+            }
             // `createMcpHandler(opts)`: the function that factory returns.
             if a.kind() == "call_expression"
                 && let Some(f) = a.field("function").filter(|f| f.kind() == "identifier")
