@@ -441,6 +441,11 @@ pub enum ParamMark {
 }
 
 impl Function {
+    /// Whether this is where a program starts: a free `main`, or a file's top level.
+    pub fn starts_program(&self) -> bool {
+        self.owner.is_none() && matches!(self.name.as_str(), "main" | "<module>")
+    }
+
     /// Whether parameter `name` carries `mark`.
     pub fn marks(&self, name: &str, mark: ParamMark) -> bool {
         self.marked.iter().any(|(p, m)| p == name && *m == mark)

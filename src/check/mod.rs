@@ -685,10 +685,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
         }
         // An error escaping a program's top level (module code, `main`) ends the
         // program: no caller the scan cannot see is there to answer it.
-        let top_level = |id: FnId| {
-            let f = self.prog.function(id);
-            f.owner.is_none() && matches!(f.name.as_str(), "<module>" | "main")
-        };
+        let top_level = |id: FnId| self.prog.function(id).starts_program();
         // An error thrown out of a handler that answers HTTP by what it returns (a
         // Lambda or Forge function, a route module's `POST`): the platform hosting it
         // answers with an error status, which refuses a notification rather than

@@ -143,8 +143,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         // Only a program's start (`main`, a module's top level): a handler's branches
         // answer requests, and one that reaches the server through a callback it was
         // handed would look like a mode that never does.
-        let f = self.prog.function(entry);
-        if s.saw_message || f.owner.is_some() || !matches!(f.name.as_str(), "main" | "<module>") {
+        if s.saw_message || !self.prog.function(entry).starts_program() {
             return None;
         }
         let mut dead = |block: &Block| always_leaves(block) && !self.leads_to_server(block);

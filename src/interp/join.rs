@@ -209,8 +209,8 @@ fn join_members(values: &[&Value]) -> Option<Value> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    let same_names =
-        |o: &Vec<(String, Value)>| o.iter().map(|(k, _)| k).eq(objects[0].iter().map(|(k, _)| k));
+    let first = objects.first()?;
+    let same_names = |o: &Vec<(String, Value)>| o.iter().map(|(k, _)| k).eq(first.iter().map(|(k, _)| k));
     if objects.iter().any(|o| !same_names(o)) && objects.iter().any(|o| crate::value::describes_answer(o)) {
         return None;
     }
