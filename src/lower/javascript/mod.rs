@@ -705,31 +705,26 @@ fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) 
 fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mut Block) {
     let name = node.field("name").map(|n| ctx.text(n).to_string());
     let Some(body) = node.field("body") else { return };
+    let parents = heritage(node);
+    // `class S extends Service<S>()('S', { scoped: gen(function* () {..}) }) {}`: a parent
+    // made by a call runs where the class is declared; the functions written in it are code.
+    for parent in parents.iter().filter(|p| p.kind() == "call_expression") {
+        let value = expr(ctx, js, *parent, facts);
+        out.push(Stmt::Expr(value));
+    }
     if let Some(class) = &name {
         // `class B extends A { field = value; ... }`: the parent and the fields.
-        let bases = children(node)
+        let bases = parents.iter().map(|p| ctx.text(*p).to_string());
+        // Interfaces after the parent (`class A extends B implements I`).
+        let interfaces = children(node)
             .into_iter()
             .filter(|c| c.kind() == "class_heritage")
-            .flat_map(|h| {
-                let mut found = Vec::new();
-                let mut stack = vec![h];
-                while let Some(n) = stack.pop() {
-                    match n.kind() {
-                        "extends_clause" => found.extend(n.field("value").map(|v| ctx.text(v).to_string())),
-                        // Interfaces after the parent (`class A extends B implements I`).
-                        "implements_clause" => found.extend(
-                            children(n)
-                                .into_iter()
-                                .filter(|t| matches!(t.kind(), "type_identifier" | "nested_type_identifier"))
-                                .map(|t| ctx.text(t).to_string()),
-                        ),
-                        _ => stack.extend(children(n)),
-                    }
-                }
-                found
-            })
-            .map(|b| super::last_segment(&b).to_string())
-            .collect();
+            .flat_map(children)
+            .filter(|c| c.kind() == "implements_clause")
+            .flat_map(children)
+            .filter(|t| matches!(t.kind(), "type_identifier" | "nested_type_identifier"))
+            .map(|t| ctx.text(t).to_string());
+        let bases = bases.chain(interfaces).map(|b| super::last_segment(&b).to_string()).collect();
         let mut fields = Vec::new();
         for member in children(body) {
             if matches!(member.kind(), "public_field_definition" | "field_definition")
@@ -822,6 +817,21 @@ fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mu
             _ => {}
         }
     }
+}
+
+/// The expressions a class extends: TypeScript's `extends_clause` value, or JavaScript's
+/// expression written straight after `extends`.
+fn heritage(class: Node) -> Vec<Node> {
+    children(class)
+        .into_iter()
+        .filter(|c| c.kind() == "class_heritage")
+        .flat_map(children)
+        .filter_map(|c| match c.kind() {
+            "extends_clause" => c.field("value"),
+            "implements_clause" => None,
+            _ => Some(c),
+        })
+        .collect()
 }
 
 /// A class field whose value is a function (`handle = async (req) => {...}`).
