@@ -479,9 +479,8 @@ impl<'a> Program<'a> {
                 let first = functions.len() - file.functions.len();
                 for (key, name) in &file.object_members {
                     if let Some(i) = file.functions.iter().position(|f| f.name == *name) {
-                        if key == name {
-                            named_members.push(first + i);
-                        } else {
+                        named_members.push(first + i);
+                        if key != name {
                             by_name.entry(key.as_str()).or_default().push(first + i);
                             object_members.insert(first + i);
                         }

@@ -1388,6 +1388,11 @@ fn expr_inner(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> 
                     "pair" => {
                         let key = p.field("key").map(|k| unquote(ctx.text(k))).unwrap_or_default();
                         let value = sub(ctx, js, p, "value", facts);
+                        // `{ handleMessage: routeMessage }`, `{ handle: async (m) => .. }`:
+                        // the function is called as `router.handleMessage(..)`.
+                        if let Expr::FnRef(name) | Expr::Var(name) = &value {
+                            facts.object_members.push((key.clone(), name.clone()));
+                        }
                         entries.push((key, value));
                     }
                     // `return { handleBody, tools }`: an inner function named here is
