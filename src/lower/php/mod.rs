@@ -377,7 +377,10 @@ fn excludes_null(ctx: &Ctx, param: Node) -> bool {
 
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let mut params = super::Params::default();
-    let mut http_route = mounted_by_attribute(ctx, node);
+    let http_route = mounted_by_attribute(ctx, node);
+    // A parameter typed as a framework's HTTP request makes a handler by its signature:
+    // one another handler calls (`$this->handleMessage($msg, $request)`) is its helper.
+    let mut signature = false;
     let mut request_params = Vec::new();
     let mut response_params = Vec::new();
     // `public function __construct(private int $code, ..)`: each promoted parameter is
@@ -389,11 +392,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         {
             promoted.push(var_name(ctx, n));
         }
-        // A parameter typed as a framework's HTTP request makes the function a handler.
         let ty = p.field("type").map(|t| ctx.text(t).trim_start_matches('?')).unwrap_or("");
         let ty = ty.rsplit('\\').next().unwrap_or(ty);
         let request = frameworks::REQUEST_TYPES.contains(&ty) || ctx.request_types.iter().any(|r| r == ty);
-        http_route |= request;
+        signature |= request;
         let class = ctx.aliases.iter().find(|(local, _)| local == ty).map_or(ty, |(_, own)| own.as_str());
         let response = frameworks::RESPONSE_PARAM_TYPES.contains(&class);
         let Some(name) = p.field("name").map(|n| var_name(ctx, n)) else { continue };
@@ -425,7 +427,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         name,
         owner,
         params,
-        super::Http::route_if(http_route),
+        match (http_route, signature) {
+            (true, _) => super::Http::Route,
+            (false, true) => super::Http::Signature,
+            (false, false) => super::Http::No,
+        },
         |ctx, facts| {
             let outer = std::mem::replace(&mut ctx.request_params, request_params);
             let outer_writers = std::mem::replace(&mut ctx.http_writers, response_params.clone());
