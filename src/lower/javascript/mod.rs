@@ -694,6 +694,33 @@ fn wrapped_function<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
     }
 }
 
+/// Whether a receiver is Express's `x.route("/path")`, or a chain of verbs on one
+/// (`x.route("/mcp").get(g)`).
+fn routed(ctx: &Ctx, mut node: Node) -> bool {
+    while node.kind() == "call_expression" {
+        let Some(f) = node.field("function").filter(|f| f.kind() == "member_expression") else {
+            return false;
+        };
+        let verb = f.field("property").map(|p| ctx.text(p)).unwrap_or("");
+        match verb {
+            "route" => {
+                return node
+                    .field("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .is_some_and(|a| a.kind() == "string" && unquote(ctx.text(a)).starts_with('/'));
+            }
+            "get" | "post" | "put" | "patch" | "delete" | "all" | "options" | "head" => {
+                match f.field("object") {
+                    Some(o) => node = o,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The name a callable expression can be called by: an identifier, or a new function.
 fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> String {
     match expr(ctx, js, node, facts) {
@@ -1653,11 +1680,18 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             && matches!(last.as_str(), "post" | "all")
             && matches!(a.kind(), "member_expression" | "identifier")
     };
+    // Express's `app.route("/mcp").post(h).get(g)`: the path is the chain's, every
+    // argument a handler.
+    let on_route =
+        matches!(last.as_str(), "post" | "all" | "put") && receiver_node.is_some_and(|r| routed(ctx, r));
     if receiver_node.is_some()
-        && ROUTE_METHODS.contains(&last.as_str())
-        && arg_nodes.first().is_some_and(|a| route_path(a) || (arg_nodes.len() >= 2 && path_setting(a)))
+        && (on_route
+            || (ROUTE_METHODS.contains(&last.as_str())
+                && arg_nodes
+                    .first()
+                    .is_some_and(|a| route_path(a) || (arg_nodes.len() >= 2 && path_setting(a)))))
     {
-        for a in &arg_nodes[1..] {
+        for a in &arg_nodes[usize::from(!on_route)..] {
             // `asyncHandler(async (req, res) => {..})`, `catchAsync(function (req, res) {..})`:
             // a wrapper around a handler written in place calls that handler.
             if a.kind() == "call_expression"
