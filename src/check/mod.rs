@@ -454,6 +454,11 @@ impl ProbeRun {
                     HttpAnswer::Response(Rc::new(HttpValue { status, body, span }))
                 }
                 (_, Value::Reply(r), None) => HttpAnswer::Reply(r.clone()),
+                // A model object that serialises to a reply (FastAPI's route returning a
+                // pydantic `MCPResponse(id=.., error=..)`): that reply, as the body.
+                (_, Value::Instance(..), None) if let Value::Reply(r) = value.serialised() => {
+                    HttpAnswer::Reply(r)
+                }
                 // A PHP script's output is the response's body: a reply it echoes is
                 // the answer (with PHP's default 200).
                 (_, Value::Null, None)
