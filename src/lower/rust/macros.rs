@@ -16,10 +16,12 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
     let name = crate::lower::last_segment(name).to_string();
     let tree = children(node).into_iter().find(|c| c.kind() == "token_tree");
     match name.as_str() {
-        "json" => {
-            let inner = tree.and_then(|t| children(t).into_iter().next());
-            inner.map(|t| token_value(ctx, &[t], facts)).unwrap_or_else(Expr::unknown)
-        }
+        // `json!({..})`, `json!(null)`, and any expression written as its tokens
+        // (`json!(match result { Ok(v) => .., Err(e) => .. })`, `json!(reply.id)`).
+        "json" => match tree.map(split_commas).unwrap_or_default().as_slice() {
+            [tokens] if !tokens.is_empty() => token_value(ctx, tokens, facts),
+            _ => Expr::unknown(),
+        },
         "vec" => {
             let items = tree.map(|t| token_items(ctx, t, facts)).unwrap_or_default();
             // `vec![]`: as `Vec::new()`, a list or a byte buffer, empty until filled.
