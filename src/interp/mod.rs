@@ -1212,18 +1212,28 @@ const KEPT_REFUSALS: usize = 4;
 /// request for its headers, its size, its session) say nothing of how a message is
 /// answered, and the checks set them aside beside paths that did look at it: when a
 /// block has too many paths, a few of them stand for the rest, so that the paths
-/// that carry the message are not the ones dropped.
+/// that carry the message are not the ones dropped. So are paths still running that
+/// have already answered the request without looking at it (a router's fallback
+/// handed to a reverse proxy, back from its many answers).
 fn fewer_refusals(states: Vec<State>) -> Vec<State> {
+    let refused = |s: &State| {
+        !s.saw_message
+            && if s.running() {
+                s.effects.iter().any(|e| matches!(e, Effect::Emit { value, .. } if value.http().is_some()))
+            } else {
+                !matches!(s.status, Status::LeftLoop | Status::NextRound)
+            }
+    };
     // Only beside paths that carry the message: when none does, the refusals are all
     // there is to judge.
-    if !states.iter().any(|s| s.running() || s.saw_message) {
+    if states.iter().all(refused) {
         return states;
     }
     let mut kept = 0;
     states
         .into_iter()
         .filter(|s| {
-            if s.running() || s.saw_message || matches!(s.status, Status::LeftLoop | Status::NextRound) {
+            if !refused(s) {
                 return true;
             }
             kept += 1;
@@ -1255,6 +1265,33 @@ mod tests {
         assert!(thinned.iter().any(|s| s.saw_message && s.running()));
         // With nothing but refusals, they are all there is to judge.
         let alone: Vec<State> = (0..10).map(refusal).collect();
+        assert_eq!(fewer_refusals(alone).len(), 10);
+    }
+
+    #[test]
+    fn running_paths_that_answered_without_the_message_are_thinned_as_refusals() {
+        // Back from a proxy's many answers, still running: each has written an HTTP status.
+        let answered = |status: u16| {
+            let mut s = State::new(BTreeMap::new());
+            let http = HttpValue {
+                status: crate::value::HttpStatus::Code(status),
+                body: None,
+                span: Span::default(),
+            };
+            s.effects.push(Effect::Emit { value: Value::Http(Rc::new(http)), span: Span::default() });
+            s
+        };
+        let mut states: Vec<State> = (400..410).map(answered).collect();
+        // Running paths that have answered nothing yet may still reach the message: kept.
+        states.extend((0..3).map(|_| State::new(BTreeMap::new())));
+        let mut carrying = State::new(BTreeMap::new());
+        carrying.saw_message = true;
+        states.push(carrying);
+        let thinned = fewer_refusals(states);
+        assert_eq!(thinned.len(), KEPT_REFUSALS + 3 + 1);
+        assert_eq!(thinned.iter().filter(|s| s.effects.is_empty() && !s.saw_message).count(), 3);
+        // Without a path carrying the message, every answer stays.
+        let alone: Vec<State> = (400..410).map(answered).collect();
         assert_eq!(fewer_refusals(alone).len(), 10);
     }
 
