@@ -378,8 +378,13 @@ fn excludes_null(ctx: &Ctx, param: Node) -> bool {
 fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owner: Option<&str>) {
     let mut params = super::Params::default();
     let http_route = mounted_by_attribute(ctx, node);
-    // A parameter typed as a framework's HTTP request makes a handler by its signature:
-    // one another handler calls (`$this->handleMessage($msg, $request)`) is its helper.
+    // A parameter typed as a framework's HTTP request makes a public method (or a
+    // function) a handler, mounted where the scan may not see; a private or protected
+    // method is one by its signature only: the handler calling it
+    // (`$this->handleMessage($msg, $request)`) is where requests arrive.
+    let hidden = children(node)
+        .iter()
+        .any(|c| c.kind() == "visibility_modifier" && matches!(ctx.text(*c), "private" | "protected"));
     let mut signature = false;
     let mut request_params = Vec::new();
     let mut response_params = Vec::new();
@@ -427,10 +432,10 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
         name,
         owner,
         params,
-        match (http_route, signature) {
-            (true, _) => super::Http::Route,
-            (false, true) => super::Http::Signature,
-            (false, false) => super::Http::No,
+        match (http_route, signature, hidden) {
+            (true, _, _) | (false, true, false) => super::Http::Route,
+            (false, true, true) => super::Http::Signature,
+            (false, false, _) => super::Http::No,
         },
         |ctx, facts| {
             let outer = std::mem::replace(&mut ctx.request_params, request_params);
