@@ -435,6 +435,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         if !holds {
             return;
         }
+        // `typeof v === 'string' && isSupported(v)`: each part holds.
+        if let Expr::And(a, b) = cond {
+            self.refine_by_predicate(st, a, true);
+            return self.refine_by_predicate(st, b, true);
+        }
         let Expr::Call { callee, args, .. } = cond else { return };
         let Some(f) = self.prog.resolve(callee, self.here()) else { return };
         let f = self.prog.function(f);
