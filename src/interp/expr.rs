@@ -3446,6 +3446,13 @@ fn builtin(callee: &str, args: &[Value], span: Span) -> Option<Value> {
             };
             Some(Value::Bool(kind_of == kind))
         }
+        // `(status, headers)`: a status and headers (`HeaderMap`, a list of pairs), no
+        // body: a JSON value is no response body of its own (it goes out as `Json(v)`).
+        (crate::lower::STATUS_TUPLE, [Value::Http(status), Value::Array(_) | Value::Object(_)])
+            if status.body.is_none() =>
+        {
+            Some(Value::Http(status.clone()))
+        }
         (crate::lower::STATUS_TUPLE, [Value::Http(status), .., body]) if status.body.is_none() => {
             Some(Value::Http(Rc::new(HttpValue {
                 status: status.status,

@@ -1325,6 +1325,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     if last == "stdin" {
         ctx.saw_stdin = true;
     }
+    // `HeaderMap::new()`: headers, a list of pairs (a response tuple's member that is
+    // no body: `(status, headers)`).
+    if matches!(last.as_str(), "new" | "with_capacity" | "default")
+        && callee
+            .strip_suffix(&format!("::{last}"))
+            .is_some_and(|t| crate::lower::last_segment(t) == "HeaderMap")
+    {
+        return Expr::Array { items: Vec::new(), span };
+    }
     // `uteke_mcp::handle_jsonrpc(..)` without a `use`: the path names the crate as a
     // `use` would (a crate of the workspace links the files; others are ignored).
     if func.kind() == "scoped_identifier"
