@@ -106,6 +106,8 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 }
                 if let Some(p) = path {
                     facts.imports.extend(use_hints(ctx.text(p)));
+                    // `use axum::Json as AxumJson`: the local name and the item's own.
+                    renamed(ctx, p);
                     // `use rpc_router::{Request, Router}`: names from another crate.
                     let root = ctx.text(p).trim_start_matches("::").split("::").next().unwrap_or("");
                     if !matches!(root, "crate" | "self" | "super" | "")
@@ -159,6 +161,22 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
 /// module of that name, and its parent `mcp/server`, the file that defines the item).
 /// Another crate's path is kept by the crate's name (`crate:kami_protocol`): a crate
 /// of the same workspace is a folder of the scanned tree.
+/// The items a `use` brings in under another name (`use axum::{Json as AxumJson}`):
+/// recorded in the file's aliases as (local name, the item's own last name).
+fn renamed(ctx: &mut Ctx, node: Node) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "use_as_clause" {
+            if let (Some(path), Some(alias)) = (n.field("path"), n.field("alias")) {
+                let own = crate::lower::last_segment(ctx.text(path)).to_string();
+                ctx.aliases.push((ctx.text(alias).to_string(), own));
+            }
+            continue;
+        }
+        stack.extend(children(n));
+    }
+}
+
 /// The names a `use` brings into scope: the last segment of each path, or its alias
 /// (`use a::{b::C, D as E, f::*}` brings `C` and `E`).
 fn used_names(ctx: &Ctx, node: Node, out: &mut Vec<String>) {
@@ -1484,7 +1502,9 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             None => decoded,
         };
     }
-    match last.as_str() {
+    // A wrapper imported under another name (`AxumJson(v)`) is the wrapper.
+    let own = ctx.aliases.iter().find(|(local, _)| *local == callee).map(|(_, own)| own.as_str());
+    match own.unwrap_or(last.as_str()) {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
         // `HttpResponse::Ok()` is actix's 200 builder, not a result.
         "Ok" | "Err" if !callee.starts_with("HttpResponse::") => {
