@@ -3098,7 +3098,9 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
         ("json", [body]) => built.body = Some(body.clone()),
         (
             "header" | "headers" | "insert_header" | "append_header" | "with_header" | "with_headers"
-            | "content_type",
+            | "content_type"
+            // Laravel's and PSR-7's (`response()->json($body)->withHeaders($cors)`).
+            | "withHeaders" | "withHeader" | "withAddedHeader" | "withoutHeader" | "withCookie" | "cookie",
             _,
         ) => {}
         _ => return None,
