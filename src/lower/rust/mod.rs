@@ -156,11 +156,6 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
     ctx.leave();
 }
 
-/// `use crate::mcp::server::handle;`, `use super::rpc::{a, b};`: the module paths a
-/// file of the crate imports from, as path hints (`mcp/server/handle` for an item or a
-/// module of that name, and its parent `mcp/server`, the file that defines the item).
-/// Another crate's path is kept by the crate's name (`crate:kami_protocol`): a crate
-/// of the same workspace is a folder of the scanned tree.
 /// The items a `use` brings in under another name (`use axum::{Json as AxumJson}`):
 /// recorded in the file's aliases as (local name, the item's own last name).
 fn renamed(ctx: &mut Ctx, node: Node) {
@@ -207,6 +202,11 @@ fn used_names(ctx: &Ctx, node: Node, out: &mut Vec<String>) {
     out.retain(|n| n != "self");
 }
 
+/// `use crate::mcp::server::handle;`, `use super::rpc::{a, b};`: the module paths a
+/// file of the crate imports from, as path hints (`mcp/server/handle` for an item or a
+/// module of that name, and its parent `mcp/server`, the file that defines the item).
+/// Another crate's path is kept by the crate's name (`crate:kami_protocol`): a crate
+/// of the same workspace is a folder of the scanned tree.
 fn use_hints(path: &str) -> Vec<String> {
     let path = path.split("::{").next().unwrap_or(path).trim();
     let mut parts = path.split("::").map(str::trim);
