@@ -1399,6 +1399,24 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     {
         return Expr::Variant { name: "Ok".into(), inner: args.into_iter().nth(1).map(Box::new) };
     }
+    // `AssertUnwindSafe(work).catch_unwind().await`, `panic::catch_unwind(|| work())`:
+    // the work's value in `Ok`; a panic inside it is a raised path, not one this turns
+    // into `Err` (the scan follows no panic that the code does not raise itself).
+    if last == "catch_unwind" {
+        let work = match (func.kind(), args.as_slice()) {
+            ("field_expression", []) => func.field("value").map(|v| expr(ctx, v, facts)),
+            (_, [closure]) => Some(Expr::Call {
+                callee: "()".into(),
+                receiver: Some(Box::new(closure.clone())),
+                args: Vec::new(),
+                span,
+            }),
+            _ => None,
+        };
+        if let Some(work) = work {
+            return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(work)) };
+        }
+    }
     if func.kind() == "field_expression"
         && last == "recv_timeout"
         && let Some(value) = func.field("value")
@@ -1506,6 +1524,8 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     let own = ctx.aliases.iter().find(|(local, _)| *local == callee).map(|(_, own)| own.as_str());
     match own.unwrap_or(last.as_str()) {
         "Some" => return args.into_iter().next().unwrap_or(Expr::Null),
+        // A marker wrapper: the value it wraps.
+        "AssertUnwindSafe" if args.len() == 1 => return args.into_iter().next().unwrap_or(Expr::Null),
         // `HttpResponse::Ok()` is actix's 200 builder, not a result.
         "Ok" | "Err" if !callee.starts_with("HttpResponse::") => {
             return Expr::Variant { name: last, inner: args.into_iter().next().map(Box::new) };
