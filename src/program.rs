@@ -1926,10 +1926,33 @@ impl<'a> Program<'a> {
             return out;
         }
         let names: HashSet<&str> = setters.keys().map(|&id| self.function(id).name.as_str()).collect();
+        // Constructors that store a parameter (`constructor(handler) { this.handler =
+        // handler }`, `__init__`, `__construct`), by their class: `new Transport(handle)`
+        // hands `handle` to the field.
+        let constructors: HashMap<&str, Vec<FnId>> = setters
+            .keys()
+            .filter(|&&id| {
+                matches!(self.function(id).name.as_str(), "constructor" | "__init__" | "__construct")
+            })
+            .filter_map(|&id| Some((self.function(id).owner.as_deref()?, id)))
+            .fold(HashMap::default(), |mut m, (class, id)| {
+                m.entry(class).or_default().push(id);
+                m
+            });
         for (caller, (_, f)) in self.functions.iter().enumerate() {
             crate::model::walk_block(&f.body, &mut |e| {
                 let Expr::Call { callee, args, .. } = e else { return };
-                if !names.contains(crate::lower::last_segment(callee)) {
+                let last = crate::lower::last_segment(callee);
+                if let Some(ctors) = constructors.get(last)
+                    && let Some(def) = self.class(last, caller)
+                {
+                    for &ctor in ctors.iter().filter(|&&c| self.function(c).span.file == def.span.file) {
+                        if let Some(stores) = setters.get(&ctor) {
+                            self.store_handed(&mut out, caller, ctor, def.name.as_str(), stores, args);
+                        }
+                    }
+                }
+                if !names.contains(last) {
                     return;
                 }
                 // `self.transport.set_handler(h)` on a field that holds one of several
@@ -1975,9 +1998,18 @@ impl<'a> Program<'a> {
         for (i, field) in stores {
             let handed = match args.get(*i) {
                 Some(Expr::FnRef(name)) => self.resolve(name, caller),
-                Some(Expr::Var(name)) if !self.holds_value(caller, name) || name.contains('.') => {
-                    self.resolve(name, caller)
-                }
+                // A function's name, or a name bound once to a factory's call (`$handler =
+                // ServerFactory::createHandler($key)`): the function the factory returns.
+                Some(Expr::Var(name)) => (!self.holds_value(caller, name) || name.contains('.'))
+                    .then(|| self.resolve(name, caller))
+                    .flatten()
+                    .or_else(|| self.made_function(name, caller))
+                    .or_else(|| match self.assignments(caller, name).as_slice() {
+                        [Expr::Call { callee, .. }] => self.factory_made(callee, caller),
+                        _ => None,
+                    }),
+                // `new Transport(ServerFactory::createHandler($key))`.
+                Some(Expr::Call { callee, .. }) => self.factory_made(callee, caller),
                 _ => None,
             };
             let key = (self.function(setter).span.file, class, field.clone());
