@@ -617,6 +617,9 @@ pub struct FileFacts {
     /// Every field name a struct of the file declares (Rust): a struct literal whose
     /// fields no struct of the scanned code declares is a library's type.
     pub declared_fields: Vec<String>,
+    /// The struct types the file declares (Go): a variable of one of them declared
+    /// in another file of the package starts as an empty value of the type.
+    pub struct_types: Vec<String>,
     /// Fields whose type names a class, as declared (`private SystemHandler $system;`,
     /// `handler: Arc<Handler>`, `server: McpServer`): `(owner, field, class)`.
     pub field_types: Vec<(String, String, String)>,

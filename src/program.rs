@@ -98,6 +98,8 @@ pub struct Program<'a> {
     json_by_field: HashMap<&'a str, Vec<(&'a FileFacts, &'a str)>>,
     /// Field names the scanned code's structs declare (Rust).
     declared_fields: HashSet<&'a str>,
+    /// Go struct types by (folder, name): a package's types, whichever file declares them.
+    struct_types: HashSet<(&'a str, &'a str)>,
     /// Per Go file (by path): the folders of the repository's own packages it
     /// imports, found through the go.mod module paths.
     go_local: HashMap<&'a str, Vec<String>>,
@@ -532,6 +534,10 @@ impl<'a> Program<'a> {
         let mut json_by_field: HashMap<&str, Vec<(&FileFacts, &str)>> = HashMap::default();
         let declared_fields: HashSet<&str> =
             files.iter().flat_map(|f| f.declared_fields.iter().map(String::as_str)).collect();
+        let struct_types: HashSet<(&str, &str)> = files
+            .iter()
+            .flat_map(|f| f.struct_types.iter().map(move |t| (crate::model::dir_of(&f.path), t.as_str())))
+            .collect();
         let mut classes: HashMap<&str, Vec<(&FileFacts, &crate::model::ClassDef)>> = HashMap::default();
         let mut subclasses: HashMap<&str, Vec<&crate::model::ClassDef>> = HashMap::default();
         for file in files {
@@ -643,6 +649,7 @@ impl<'a> Program<'a> {
             json_names,
             json_by_field,
             declared_fields,
+            struct_types,
             classes,
             subclasses,
             field_types,
@@ -1454,6 +1461,11 @@ impl<'a> Program<'a> {
     /// Whether some function of the program is a method of the type `owner`, in the
     /// language of `from` (a Python class's methods say nothing of a Go struct of the
     /// same name).
+    /// Whether the package of `from` (its folder) declares a struct type of this name.
+    pub fn package_struct(&self, name: &str, from: FnId) -> bool {
+        self.struct_types.contains(&(crate::model::dir_of(&self.file_of(from).path), name))
+    }
+
     pub fn has_methods(&self, owner: &str, from: FnId) -> bool {
         self.owners.contains(&(family(self.file_of(from).language), owner))
     }

@@ -2059,6 +2059,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, read));
                 continue;
             }
+            if callee == crate::lower::ZERO_OF
+                && let [Value::Str(ty)] = vals.as_slice()
+            {
+                let value =
+                    match (self.prog.package_struct(ty, self.here()), self.prog.has_methods(ty, self.here()))
+                    {
+                        (false, _) => Value::unknown(),
+                        (true, true) => Value::Instance(ty.as_str().into(), Rc::new(Vec::new()), span),
+                        (true, false) => Value::Object(Rc::new(Vec::new())),
+                    };
+                out.push((s, value));
+                continue;
+            }
             if callee == crate::lower::NEW_OBJECT
                 && let [Value::Str(ty), rest @ ..] = vals.as_slice()
                 && let Some(fields) = match rest {

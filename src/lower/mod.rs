@@ -44,6 +44,10 @@ pub const DECODE_REJECTS: &str = "reject";
 /// `(type)`: method calls on it are the type's methods. A type without methods is
 /// a payload, built as an empty object.
 pub const NEW_OBJECT: &str = "mcp-conform/new-object";
+/// A built-in: the zero value of a type named without a package (`var resp
+/// Response` in Go), `(type)`: an empty value of the type when a file of the same
+/// package declares it as a struct, else unknown (an interface, a named number).
+pub const ZERO_OF: &str = "mcp-conform/zero-of";
 
 /// The text a sentinel object stands for (Python's `object()`), made unique by where
 /// it is written: equal only to itself.
@@ -713,6 +717,7 @@ pub fn lower(
         state: Vec::new(),
         json_names: Vec::new(),
         declared_fields: Vec::new(),
+        struct_types: Vec::new(),
         field_types: Vec::new(),
         id_members: Vec::new(),
         untagged_variants: Vec::new(),

@@ -20,6 +20,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
                 && let Some(name) = spec.field("name")
             {
                 ctx.own_names.push(ctx.text(name).to_string());
+                facts.struct_types.push(ctx.text(name).to_string());
             }
         }
     }
@@ -286,7 +287,14 @@ fn zero_value(ctx: &Ctx, ty: Node) -> Expr {
                 args: vec![Expr::Str(t.to_string())],
                 span: ctx.span(ty),
             },
-            _ => Expr::unknown(),
+            // A type of the package declared in another of its files (unqualified
+            // names are the package's own): decided where the program is known.
+            t => Expr::Call {
+                callee: super::ZERO_OF.into(),
+                receiver: None,
+                args: vec![Expr::Str(t.to_string())],
+                span: ctx.span(ty),
+            },
         },
         "qualified_type" if ctx.text(ty) == "json.RawMessage" => Expr::Null,
         "qualified_type" if frameworks::BUFFER_TYPES.contains(&ctx.text(ty)) => super::capture(ctx.span(ty)),
