@@ -2059,30 +2059,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, read));
                 continue;
             }
-            if callee == crate::lower::ZERO_OF
-                && let [Value::Str(ty)] = vals.as_slice()
-            {
-                let value =
-                    match (self.prog.package_struct(ty, self.here()), self.prog.has_methods(ty, self.here()))
-                    {
-                        (false, _) => Value::unknown(),
-                        (true, true) => Value::Instance(ty.as_str().into(), Rc::new(Vec::new()), span),
-                        (true, false) => Value::Object(Rc::new(Vec::new())),
-                    };
-                out.push((s, value));
-                continue;
-            }
-            if callee == crate::lower::NEW_OBJECT
-                && let [Value::Str(ty), rest @ ..] = vals.as_slice()
-                && let Some(fields) = match rest {
-                    [] => Some(Rc::new(Vec::new())),
-                    [Value::Object(fields)] => Some(fields.clone()),
-                    _ => None,
+            // `var resp Response` of a struct of the package, `&Sender{}`, `T{..}`: a value of
+            // the type (an instance when it has methods); another type's zero value is unknown.
+            let built = match vals.as_slice() {
+                [Value::Str(ty)] if callee == crate::lower::ZERO_OF => {
+                    Some((ty, self.prog.package_struct(ty, self.here()).then(|| Rc::new(Vec::new()))))
                 }
-            {
-                let value = match self.prog.has_methods(ty, self.here()) {
-                    true => Value::Instance(ty.as_str().into(), fields, span),
-                    false => Value::Object(fields),
+                [Value::Str(ty), rest @ ..] if callee == crate::lower::NEW_OBJECT => match rest {
+                    [] => Some((ty, Some(Rc::new(Vec::new())))),
+                    [Value::Object(fields)] => Some((ty, Some(fields.clone()))),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((ty, fields)) = built {
+                let value = match fields {
+                    None => Value::unknown(),
+                    Some(fields) if self.prog.has_methods(ty, self.here()) => {
+                        Value::Instance(ty.as_str().into(), fields, span)
+                    }
+                    Some(fields) => Value::Object(fields),
                 };
                 out.push((s, value));
                 continue;
