@@ -342,8 +342,10 @@ pub struct Ctx<'a> {
     /// is in the table (`ok`'s name, and that test).
     pub presence: Vec<(String, Expr)>,
     /// Names the file imports under another name (PHP `use React\Http\Message\Response
-    /// as ReactResponse;`, Rust `use axum::Json as WireJson;`): `(local, the item's own
-    /// last name)`.
+    /// as ReactResponse;`, Rust `use axum::Json as WireJson;`, a web framework's names in
+    /// Python `from fastapi.responses import JSONResponse as Json` and JavaScript
+    /// `import { NextResponse as Res } from "next/server"`): `(local, the item's own last
+    /// name)`.
     pub aliases: Vec<(String, String)>,
     /// Base classes the file imports from a framework whose constructor configures the
     /// object and then calls a hook (PHP `use yii\base\Component;`): `(local, hook)`.

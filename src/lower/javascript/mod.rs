@@ -386,6 +386,29 @@ fn note_package_names(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
     }
 }
 
+/// `import { NextResponse as Res } from "next/server"`: a web framework's name under
+/// another, recorded as `(local, the framework's name)`.
+fn note_renamed(ctx: &mut Ctx, node: Node) {
+    let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "import_specifier" => {
+                if let (Some(name), Some(local)) = (n.field("name"), n.field("alias")) {
+                    ctx.aliases.push((ctx.text(local).to_string(), unquote(ctx.text(name))));
+                }
+            }
+            "import_clause" | "named_imports" => stack.extend(children(n)),
+            _ => {}
+        }
+    }
+}
+
+/// The name a file's local name stands for: a web framework's name imported under
+/// another (see [`note_renamed`]), else the name itself.
+fn unaliased<'c>(ctx: &'c Ctx, local: &'c str) -> &'c str {
+    ctx.aliases.iter().find(|(l, _)| l == local).map_or(local, |(_, own)| own.as_str())
+}
+
 /// `import { handle, serve as start } from "./rpc"`: each local name with the name the
 /// module the relative path resolves to gives it.
 fn note_named_imports(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
@@ -977,6 +1000,7 @@ fn note_own_types(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
             .any(|m| source == *m || source.strip_prefix(m).is_some_and(|rest| rest.starts_with('/')));
         if web {
             facts.web_framework = true;
+            note_renamed(ctx, child);
             continue;
         }
         let mut stack: Vec<Node> =
@@ -1841,7 +1865,10 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             let x = args.into_iter().next().unwrap_or_else(Expr::unknown);
             return Expr::Not(Box::new(Expr::Not(Box::new(x))));
         }
-        c if c.strip_suffix(".json").is_some_and(|class| frameworks::RESPONSE_CLASSES.contains(&class)) => {
+        c if c
+            .strip_suffix(".json")
+            .is_some_and(|class| frameworks::RESPONSE_CLASSES.contains(&unaliased(ctx, class))) =>
+        {
             return fetch_response(args, span);
         }
         "Object.hasOwn" | "Object.prototype.hasOwnProperty.call" => {
@@ -2013,7 +2040,7 @@ fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts)
     if ctx.own_names.contains(&ctor) {
         return Expr::Call { callee: ctor, receiver: None, args, span };
     }
-    match super::last_segment(&ctor) {
+    match unaliased(ctx, super::last_segment(&ctor)) {
         // `new Response(null, { status: 202 })` (fetch API, Next.js).
         c if frameworks::RESPONSE_CLASSES.contains(&c) => fetch_response(args, span),
         // `new HttpResponse({ status: 202 })` of Azure Functions.

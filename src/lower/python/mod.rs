@@ -210,6 +210,13 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                 _ => (Some(imported), Some(imported)),
             };
             if let (Some(inner), Some(local)) = (inner, local) {
+                // `from fastapi.responses import JSONResponse as Json`: `Json(..)` is
+                // the framework's response (only a web framework's names are read so).
+                if imported.kind() == "aliased_import"
+                    && WEB_MODULES.contains(&name.split('.').next().unwrap_or(""))
+                {
+                    ctx.aliases.push((ctx.text(local).to_string(), ctx.text(inner).to_string()));
+                }
                 let sep = if name.ends_with('.') { "" } else { "." };
                 let module = format!("{name}{sep}{}", ctx.text(inner));
                 facts.module_aliases.push((ctx.text(local).to_string(), module));
@@ -1465,7 +1472,12 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
             return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
         }
-        _ => (ctx.text(func).to_string(), None),
+        _ => {
+            let text = ctx.text(func);
+            let own =
+                ctx.aliases.iter().find(|(local, _)| local == text).map_or(text, |(_, own)| own.as_str());
+            (own.to_string(), None)
+        }
     };
     if super::SDK_SERVER_CALLS.contains(&super::last_segment(&callee)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);
