@@ -193,6 +193,14 @@ pub const WEB_MODULES: &[&str] = &[
     "@azure/functions",
 ];
 
+/// The name a serverless function's module exports its entry under (Netlify
+/// Functions, AWS Lambda): `export const handler = async (event) => ..`.
+pub const EVENT_HANDLER_EXPORT: &str = "handler";
+
+/// Packages (by their last path segment, as `package_names` keeps them) whose handler
+/// types declare a serverless function's entry: `@netlify/functions`, `aws-lambda`.
+pub const PLATFORM_PACKAGES: &[&str] = &["functions", "aws-lambda"];
+
 /// Calls that end the process: `process.exit(1)`, `Deno.exit(1)`.
 pub const PROCESS_EXITS: &[&str] = &["process.exit", "Deno.exit"];
 

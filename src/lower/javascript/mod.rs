@@ -174,6 +174,11 @@ fn statement(
                 {
                     facts.http_handlers.push(ctx.text(n).to_string());
                 }
+                // `export const handler = async (event) => ..`, `export async function
+                // handler(event, context)`: a Netlify function's or AWS Lambda's entry.
+                if !default {
+                    facts.http_handlers.extend(exported_event_handler(ctx, d));
+                }
             } else if let Some(v) = node.field("value") {
                 let value = expr(ctx, js, v, facts);
                 if default {
@@ -569,6 +574,14 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         _ if name.kind() == "identifier" => wrapped_function(ctx, value),
         _ => None,
     };
+    // `const handler: Handler = async (event) => ..` with the platform's handler type
+    // (`@netlify/functions`, `aws-lambda`): the platform calls it with each request.
+    if let Some(f) = named
+        && matches!(f.kind(), "arrow_function" | "function_expression" | "function")
+        && d.field("type").is_some_and(|t| platform_handler_type(facts, ctx.text(t)))
+    {
+        facts.http_handlers.push(target.clone());
+    }
     let value = match named {
         Some(f) => {
             js.event_handler_next = value.kind() == "call_expression"
@@ -658,6 +671,46 @@ fn expression_statement(ctx: &mut Ctx, js: &mut Js, e: Node, facts: &mut FileFac
 fn exported_literal(name: &str, value: &Expr) -> bool {
     name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
         && matches!(value, Expr::Str(_) | Expr::Int(_) | Expr::Object { .. } | Expr::Array { .. })
+}
+
+/// The exported `handler` of a serverless function (Netlify Functions, AWS Lambda):
+/// a function declaration or a `const` bound to a function, whose first parameter is
+/// the platform's event (named `event`, or typed as one: `HandlerEvent`,
+/// `APIGatewayProxyEvent`). Its name, when it is one.
+fn exported_event_handler(ctx: &Ctx, d: Node) -> Option<String> {
+    let (name, function) = match d.kind() {
+        "function_declaration" => (d.field("name")?, d),
+        "lexical_declaration" | "variable_declaration" => {
+            let declarator = children(d).into_iter().find(|c| c.kind() == "variable_declarator")?;
+            let value = declarator.field("value")?;
+            if !matches!(value.kind(), "arrow_function" | "function_expression" | "function") {
+                return None;
+            }
+            (declarator.field("name")?, value)
+        }
+        _ => return None,
+    };
+    if ctx.text(name) != frameworks::EVENT_HANDLER_EXPORT {
+        return None;
+    }
+    let first = match function.field("parameters") {
+        Some(params) => children(params).into_iter().next()?,
+        // `async event => ..`: one parameter, unparenthesised.
+        None => function.field("parameter")?,
+    };
+    let param_name = first.field("pattern").unwrap_or(first);
+    let typed_event = first.field("type").is_some_and(|t| type_name(ctx.text(t)).ends_with("Event"));
+    (ctx.text(param_name) == "event" || typed_event).then(|| ctx.text(name).to_string())
+}
+
+/// Whether a declared type is a serverless platform's handler type, imported from its
+/// package (`Handler` of `@netlify/functions`, `APIGatewayProxyHandler` of `aws-lambda`).
+fn platform_handler_type(facts: &FileFacts, text: &str) -> bool {
+    let name = type_name(text);
+    name.ends_with("Handler")
+        && facts.package_names.iter().any(|(local, package)| {
+            local == name && frameworks::PLATFORM_PACKAGES.contains(&package.as_str())
+        })
 }
 
 /// What a module exports as its request handler: a function (`export default async
