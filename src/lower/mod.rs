@@ -327,6 +327,9 @@ pub struct Ctx<'a> {
     /// The names a Go file refers to its imported packages by: an import's alias,
     /// else the last segment of its path (`cfgSchema`, `schema`).
     pub package_aliases: Vec<String>,
+    /// Imported Go packages whose exported constants the scan knows (mcp-go's `mcp`:
+    /// `mcp.MethodInitialize` is `"initialize"`): the local name and those constants.
+    pub known_constants: Vec<(String, &'static [(&'static str, &'static str)])>,
     /// The receiver of the Go method being lowered (`s` in `func (s *Server) ...`).
     pub receiver: Option<String>,
     /// The methods the class being lowered defines (Python): `self.send_response(..)`
@@ -397,6 +400,7 @@ impl<'a> Ctx<'a> {
             own_names: Vec::new(),
             default_structs: Vec::new(),
             package_aliases: Vec::new(),
+            known_constants: Vec::new(),
             model_types: Vec::new(),
             receiver: None,
             class_methods: Vec::new(),

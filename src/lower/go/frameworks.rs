@@ -66,6 +66,27 @@ pub const PACKAGE_ANSWERS: &[(&str, &str, StatusFrom, Option<usize>)] = &[
     ("github.com/go-chi/render", "render.Status", StatusFrom::Arg(1), None),
 ];
 
+/// Packages whose exported constants name MCP methods, by import path: mcp-go's
+/// `mcp.MethodInitialize` is `"initialize"` (a hand-written dispatch on mcp-go's
+/// types compares the method with them).
+pub const PACKAGE_CONSTANTS: &[(&str, &[(&str, &str)])] = &[(
+    "github.com/mark3labs/mcp-go/mcp",
+    &[
+        ("MethodInitialize", "initialize"),
+        ("MethodPing", "ping"),
+        ("MethodResourcesList", "resources/list"),
+        ("MethodResourcesTemplatesList", "resources/templates/list"),
+        ("MethodResourcesRead", "resources/read"),
+        ("MethodPromptsList", "prompts/list"),
+        ("MethodPromptsGet", "prompts/get"),
+        ("MethodToolsList", "tools/list"),
+        ("MethodToolsCall", "tools/call"),
+    ],
+)];
+
+/// The string types of those packages (`mcp.MCPMethod(req.Method)` converts the text).
+pub const PACKAGE_STRING_TYPES: &[&str] = &["MCPMethod"];
+
 /// Packages whose `Status...` constants are HTTP statuses: net/http's
 /// `http.StatusAccepted`, fiber's `fiber.StatusAccepted`.
 pub const STATUS_PACKAGES: &[&str] = &["http.Status", "fiber.Status"];

@@ -198,6 +198,11 @@ fn imports(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                         facts.module_aliases.push((alias.clone(), path.clone()));
                     }
                     if let Some(local) = alias.or_else(|| path.rsplit('/').next().map(str::to_string)) {
+                        if let Some((_, constants)) =
+                            frameworks::PACKAGE_CONSTANTS.iter().find(|(p, _)| *p == path)
+                        {
+                            ctx.known_constants.push((local.clone(), constants));
+                        }
                         ctx.package_aliases.push(local);
                     }
                     // The full path too: resolved against the repository's go.mod modules.
@@ -823,6 +828,13 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if let Some(verb) = http_method_constant(t) {
                 return Expr::Str(verb.into());
             }
+            // `mcp.MethodInitialize` of mcp-go: the method name it stands for.
+            if let Some((package, member)) = t.split_once('.')
+                && let Some((_, constants)) = ctx.known_constants.iter().find(|(local, _)| local == package)
+                && let Some((_, value)) = constants.iter().find(|(c, _)| *c == member)
+            {
+                return Expr::Str((*value).to_string());
+            }
             // `r.Method` on the `*http.Request`: the HTTP verb. Probes arrive by POST.
             let operand_text = node.field("operand").map(|o| ctx.text(o)).unwrap_or("");
             let request = operand_text.trim_end_matches("()").trim_end_matches(".Request");
@@ -1255,6 +1267,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "io.LimitReader" if args.len() == 2 => return args.into_iter().next().expect("two arguments"),
         // `[]byte("[")`: a conversion keeps the text.
         "[]byte" | "[]rune" if args.len() == 1 => return args.into_iter().next().expect("one argument"),
+        // `mcp.MCPMethod(req.Method)`: a conversion to a known package's string type.
+        c if args.len() == 1
+            && c.split_once('.').is_some_and(|(package, ty)| {
+                frameworks::PACKAGE_STRING_TYPES.contains(&ty)
+                    && ctx.known_constants.iter().any(|(local, _)| local == package)
+            }) =>
+        {
+            return args.into_iter().next().expect("one argument");
+        }
         "strings.HasPrefix" | "bytes.HasPrefix" => {
             if let [text, Expr::Str(prefix)] = args.as_slice() {
                 return Expr::StartsWith { text: Box::new(text.clone()), prefix: prefix.clone() };
