@@ -1424,8 +1424,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             Stmt::Yield(Expr::unknown()),
         ]);
     }
-    // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request.
-    if RESPONSE_WRITERS.contains(&operand_text) || ctx.http_writers.iter().any(|w| w == operand_text) {
+    // `w.WriteHeader(http.StatusAccepted)` and `w.Write(body)` answer the HTTP request;
+    // so do they on a framework context's writer (echo's `c.Response()`, gin's `c.Writer`).
+    let context_writer = operand_text
+        .strip_suffix(".Response()")
+        .or_else(|| operand_text.strip_suffix(".Writer"))
+        .is_some_and(|c| ctx.http_writers.iter().any(|w| w == c));
+    if RESPONSE_WRITERS.contains(&operand_text)
+        || ctx.http_writers.iter().any(|w| w == operand_text)
+        || context_writer
+    {
         match last.as_str() {
             // The status may be a helper's parameter (`writeJSON(w, status, v)`): it is evaluated.
             "WriteHeader" => {
