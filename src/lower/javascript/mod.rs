@@ -1162,8 +1162,10 @@ fn function(
     }
     if name == "constructor" && owner.is_some() {
         for p in node.field("parameters").map(children).unwrap_or_default() {
-            let property =
-                children(p).iter().any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
+            // (`readonly` alone is an unnamed token of the parameter.)
+            let property = (0..p.child_count())
+                .filter_map(|i| p.child(i))
+                .any(|c| matches!(c.kind(), "accessibility_modifier" | "readonly"));
             if let Some(n) = p.field("pattern").filter(|n| property && n.kind() == "identifier") {
                 let field = ctx.text(n).to_string();
                 properties.push(Stmt::Assign {
