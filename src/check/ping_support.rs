@@ -119,6 +119,33 @@ pub fn run(v: &ServerView) -> Verdict {
             v.at(at)
         ));
     }
+    // A generic server error (-32000 to -32003: "server error", "not initialized") that a
+    // handled request such as `tools/list` meets just as ping does, at the same place
+    // with the same code: a gate every request meets before its handler (a session that
+    // must be initialized first, which the probe sent alone cannot open), not how ping
+    // is answered when ping has an arm. An internal error from a catch-all beside it
+    // counts alike (tools/list meets it too); a refusal that names what the message
+    // lacks (-32022, an unsupported revision) is an answer to that ping.
+    let gate = |r: &super::SentReply| matches!(r.reply.error, Some(Some(-32003..=-32000 | -32603)));
+    if v.handles("ping")
+        && good.is_none()
+        && unreadable.is_none()
+        && !replies.is_empty()
+        && replies.iter().all(gate)
+        && let Some(other) =
+            ["tools/list", "resources/list", "prompts/list"].into_iter().find(|m| v.handles(m))
+    {
+        let theirs = v.peek(Probe::request(other));
+        let key = |r: &super::SentReply| (r.reply.at(), r.reply.error);
+        let their_keys: Vec<_> = theirs.replies().iter().map(key).collect();
+        if !their_keys.is_empty() && replies.iter().all(|r| their_keys.contains(&key(r))) {
+            let at = replies.iter().map(|r| r.reply.at()).min().unwrap_or(findings[0].span);
+            return Verdict::skip(format!(
+                "`ping` is refused with a server error at {} as `{other}` is, before either's handler: a gate every request meets (a session the probe cannot open), not how ping is answered",
+                v.at(at)
+            ));
+        }
+    }
     if !v.handles("ping")
         && good.is_none()
         && unreadable.is_none()
