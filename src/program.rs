@@ -1570,15 +1570,39 @@ impl<'a> Program<'a> {
         found
     }
 
+    /// The constructor of a class definition (`__init__`, `__construct`, `constructor`,
+    /// Rust's `new`): its own, or one it inherits from a base. Never the constructor of
+    /// another class of the same name in another file (a `Response` with no constructor
+    /// of its own, a dataclass, is not built by another module's `Response.__init__`).
+    pub fn constructor(&self, class: &crate::model::ClassDef, from: FnId) -> Option<FnId> {
+        // (A method written apart from its type, Rust's `impl` in another file, is the
+        // type's unless another type of the name is defined beside it.)
+        let own = |id: &FnId| {
+            let f = self.function(*id);
+            f.owner.as_deref() != Some(class.name.as_str())
+                || f.span.file == class.span.file
+                || !self
+                    .classes
+                    .get(class.name.as_str())
+                    .is_some_and(|defs| defs.iter().any(|(_, d)| d.span.file == f.span.file))
+        };
+        ["__init__", "__construct", "constructor", "new"].iter().find_map(|c| {
+            self.method(&class.name, c, from).filter(own).or_else(|| {
+                class.bases.iter().find_map(|b| {
+                    self.method(b, c, from)
+                        .filter(|id| self.function(*id).owner.as_deref() != Some(class.name.as_str()))
+                })
+            })
+        })
+    }
+
     fn find_constructor_field(
         &self,
         class: &'a crate::model::ClassDef,
         from: FnId,
         field: &str,
     ) -> Option<&'a Expr> {
-        let ctor = ["__init__", "__construct", "constructor", "new"]
-            .iter()
-            .find_map(|c| self.method(&class.name, c, from))?;
+        let ctor = self.constructor(class, from)?;
         let names = [format!("self.{field}"), format!("this.{field}")];
         let written = |id: FnId| names.iter().flat_map(|n| self.assignments(id, n)).collect::<Vec<_>>();
         let in_ctor = written(ctor);

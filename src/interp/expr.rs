@@ -2578,9 +2578,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     ) -> Vec<(State, Value)> {
         let (mut fields, declared) = self.declared_fields(class, &Value::Null);
         let this = Value::Instance(class.name.as_str().into(), Rc::new(fields.clone()), span);
-        let ctor = ["__init__", "__construct", "constructor", "new"]
-            .iter()
-            .find_map(|c| self.prog.method(&class.name, c, self.here()));
+        let ctor = self.prog.constructor(class, self.here());
         match ctor {
             Some(id) => {
                 let mut bound = self.bind(id, args, names);

@@ -350,6 +350,9 @@ pub struct Ctx<'a> {
     /// `import { NextResponse as Res } from "next/server"`): `(local, the item's own last
     /// name)`.
     pub aliases: Vec<(String, String)>,
+    /// Classes of the code's own modules a Python file imports under another name
+    /// (`from .protocol import Response as WireResponse`): `(local, the class's name)`.
+    pub renamed_classes: Vec<(String, String)>,
     /// Base classes the file imports from a framework whose constructor configures the
     /// object and then calls a hook (PHP `use yii\base\Component;`): `(local, hook)`.
     pub configured_bases: Vec<(String, &'static str)>,
@@ -408,6 +411,7 @@ impl<'a> Ctx<'a> {
             lift: None,
             presence: Vec::new(),
             aliases: Vec::new(),
+            renamed_classes: Vec::new(),
             configured_bases: Vec::new(),
             status_first: Vec::new(),
             handler_classes: false,
@@ -1284,6 +1288,20 @@ pub fn string_replace(name: &str) -> Option<Replace> {
         .flat_map(|t| t.iter())
         .find(|(f, _)| *f == name)
         .map(|&(_, r)| r)
+}
+
+/// A class of the code's own modules imported under another name (JavaScript's
+/// `import { Response as WireResponse } from "./protocol"`; Python keeps them in
+/// `Ctx::renamed_classes`): the class's own name for the local one, so that
+/// `WireResponse.ok(..)` and `new WireResponse(..)` resolve to the class.
+pub fn renamed_class<'f>(facts: &'f FileFacts, local: &str) -> Option<&'f str> {
+    facts
+        .named_imports
+        .iter()
+        .find(|(l, original, _)| {
+            l == local && original != l && original.starts_with(|c: char| c.is_ascii_uppercase())
+        })
+        .map(|(_, original, _)| original.as_str())
 }
 
 /// Where a splitting function takes its text, separator and limit (positions).

@@ -1611,6 +1611,14 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     let Some(func) = node.field("function") else { return Expr::unknown() };
     let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     let callee = ctx.text(func).to_string();
+    // `WireResponse.ok(id, v)`: the static method of the class under its own name.
+    let callee = match callee.split_once('.') {
+        Some((head, rest)) => match super::renamed_class(facts, head) {
+            Some(own) => format!("{own}.{rest}"),
+            None => callee,
+        },
+        None => callee,
+    };
     let last = super::last_segment(&callee).to_string();
     let first_str = arg_nodes.first().filter(|a| a.kind() == "string").map(|a| unquote(ctx.text(*a)));
     let receiver_node = (func.kind() == "member_expression").then(|| func.field("object")).flatten();
@@ -2072,6 +2080,7 @@ fn http_answer(
 fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let ctor = node.field("constructor").map(|c| ctx.text(c).to_string()).unwrap_or_default();
+    let ctor = super::renamed_class(facts, &ctor).map(str::to_string).unwrap_or(ctor);
     let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     if crate::lower::SDK_SERVER_CALLS.contains(&super::last_segment(&ctor)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);

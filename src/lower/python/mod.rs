@@ -216,6 +216,11 @@ fn import(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) {
                     && WEB_MODULES.contains(&name.split('.').next().unwrap_or(""))
                 {
                     ctx.aliases.push((ctx.text(local).to_string(), ctx.text(inner).to_string()));
+                } else if imported.kind() == "aliased_import"
+                    && ctx.text(inner).starts_with(|c: char| c.is_ascii_uppercase())
+                {
+                    // `from .protocol import Response as WireResponse`: a class of the code's.
+                    ctx.renamed_classes.push((ctx.text(local).to_string(), ctx.text(inner).to_string()));
                 }
                 let sep = if name.ends_with('.') { "" } else { "." };
                 let module = format!("{name}{sep}{}", ctx.text(inner));
@@ -1464,7 +1469,17 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             if object_text.ends_with("stdin") {
                 ctx.saw_stdin = true;
             }
-            (ctx.text(func).to_string(), receiver)
+            // `WireResponse.ok(..)` with `from .protocol import Response as WireResponse`:
+            // the class's method, by the class's own name.
+            let text = ctx.text(func);
+            let text = match text.split_once('.') {
+                Some((head, rest)) => match ctx.renamed_classes.iter().find(|(local, _)| local == head) {
+                    Some((_, own)) => format!("{own}.{rest}"),
+                    None => text.to_string(),
+                },
+                None => text.to_string(),
+            };
+            (text, receiver)
         }
         // `handlers[method](params)`, `make_handler()(msg)`: call whatever the expression yields.
         "subscript" | "call" | "parenthesized_expression" => {

@@ -1325,6 +1325,15 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .and_then(|t| crate::lower::type_class(ctx.text(t).trim_start_matches('<').trim_end_matches('>')));
     let func = if func.kind() == "generic_function" { func.field("function").unwrap_or(func) } else { func };
     let callee = ctx.text(func).to_string();
+    // `McpResponse::ok(id, v)` after `use crate::protocol::Response as McpResponse`: the
+    // type's own name, so that the call resolves to `Response::ok`.
+    let callee = match callee.split_once("::") {
+        Some((head, rest)) => match ctx.aliases.iter().find(|(local, _)| local == head) {
+            Some((_, own)) => format!("{own}::{rest}"),
+            None => callee,
+        },
+        None => callee,
+    };
     let last = crate::lower::last_segment(&callee).to_string();
     // `Response::default()` of a struct deriving Default: an empty value of the type.
     if last == "default"
