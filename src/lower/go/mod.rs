@@ -809,11 +809,19 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         // `T(x)` converts its operand (the first child is the type); `x.(T)` and `(x)`
         // are their first child.
-        "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => node
-            .field("operand")
-            .or_else(|| node.named_child(0))
-            .map(|c| expr(ctx, c, facts))
-            .unwrap_or_else(Expr::unknown),
+        "parenthesized_expression" | "type_assertion_expression" | "type_conversion_expression" => {
+            let inner = node
+                .field("operand")
+                .or_else(|| node.named_child(0))
+                .map(|c| expr(ctx, c, facts))
+                .unwrap_or_else(Expr::unknown);
+            let bytes = node.kind() == "type_conversion_expression"
+                && node.field("type").is_some_and(|t| ctx.text(t) == "[]byte");
+            match bytes.then(|| json_bytes(&inner, ctx.span(node))).flatten() {
+                Some(json) => json,
+                None => inner,
+            }
+        }
         "selector_expression" => {
             let name = text_of(ctx, node, "field");
             let t = ctx.text(node);
@@ -1265,6 +1273,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // A reader that stops at a size reads the same bytes (probes are small).
         "http.MaxBytesReader" if args.len() == 3 => return args.into_iter().nth(1).expect("three arguments"),
         "io.LimitReader" if args.len() == 2 => return args.into_iter().next().expect("two arguments"),
+        // `[]byte(`{}`)`: JSON text written as bytes is raw JSON where it lands in a
+        // message (go-sdk's `jsonrpc.Response{Result: ..}` holds a `json.RawMessage`).
+        "[]byte"
+            if let [text] = args.as_slice()
+                && let Some(v) = json_bytes(text, span) =>
+        {
+            return v;
+        }
         // `[]byte("[")`: a conversion keeps the text.
         "[]byte" | "[]rune" if args.len() == 1 => return args.into_iter().next().expect("one argument"),
         // `mcp.MCPMethod(req.Method)`: a conversion to a known package's string type.
@@ -1470,6 +1486,17 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         return Expr::Call { callee: "()".into(), receiver: Some(Box::new(target)), args, span };
     }
     call(callee, receiver, args, Vec::new(), span)
+}
+
+/// `[]byte(`{}`)`: JSON text written as bytes, which is raw JSON where it lands in a
+/// message (go-sdk's `jsonrpc.Response{Result: ..}` holds a `json.RawMessage`): the
+/// value, for an object or an array; other text (`[]byte("[")`) stays text.
+fn json_bytes(text: &Expr, span: crate::model::Span) -> Option<Expr> {
+    let Expr::Str(text) = text else { return None };
+    if !text.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
+    super::raw_json(text, span)
 }
 
 /// A JSON path library's reads (see `frameworks::JSON_PATH_LIBRARIES`), in a file
