@@ -441,9 +441,11 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, name: String, owne
             let outer = std::mem::replace(&mut ctx.request_params, request_params);
             let outer_writers = std::mem::replace(&mut ctx.http_writers, response_params.clone());
             // The response a PSR-7 handler is handed: the framework's 200 with an empty
-            // body until the handler changes it.
+            // body until the handler changes it. A private or protected method handed one
+            // (`withCors(Response $response)`) is a helper: its caller's response, as passed.
             let span = ctx.span(node);
-            let mut lowered: Block = response_params
+            let fresh = if hidden { &[][..] } else { response_params.as_slice() };
+            let mut lowered: Block = fresh
                 .iter()
                 .map(|p| Stmt::Assign {
                     target: p.clone(),
@@ -1322,6 +1324,28 @@ fn response_method(
     facts: &mut FileFacts,
 ) -> Option<Expr> {
     let object = object?;
+    // `$this->withCors($response)->withStatus(202)`: PSR-7's `withStatus` on a response a
+    // helper returns gives that response with the status (its body kept).
+    let chained = |n: Node| {
+        let method = n.field("name").map(|m| ctx.text(m)).unwrap_or("");
+        frameworks::RESPONSE_KEEPING.contains(&method) || matches!(method, "withStatus" | "getBody")
+    };
+    if name == "withStatus"
+        && matches!(object.kind(), "member_call_expression" | "scoped_call_expression")
+        && !chained(object)
+    {
+        const HELD: &str = "mcp-conform/psr7-response";
+        let held = expr(ctx, object, facts);
+        return Some(Expr::Block(vec![
+            Stmt::Assign { target: HELD.into(), value: held, span },
+            Stmt::Yield(Expr::HttpWith {
+                status: Box::new(args.first().cloned().unwrap_or_else(Expr::unknown)),
+                body: Box::new(Expr::Var(format!("{HELD}.body"))),
+                null_is_empty: false,
+                span,
+            }),
+        ]));
+    }
     // The variable the chain starts from: `$response` in `$response->withHeader(..)`.
     let mut root = object;
     while root.kind() == "member_call_expression" {
