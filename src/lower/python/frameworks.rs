@@ -58,6 +58,7 @@ pub const WEB_MODULES: &[&str] = &[
     "azure",
     "http",
     "wsgiref",
+    "microdot",
     "webob",
     "sse_starlette",
     "mcp",
