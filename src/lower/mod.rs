@@ -116,6 +116,10 @@ pub fn capture(span: Span) -> Expr {
     Expr::Call { callee: CAPTURE.into(), receiver: None, args: Vec::new(), span }
 }
 
+/// The list a generator's yielded values are gathered in (see [`Ctx::generator`]):
+/// what a call of the generator gives its caller (a streamed body's chunks).
+pub const GENERATED: &str = "mcp-conform/generated";
+
 /// The prefix of a call to the base class's method from an override (`super().m()`,
 /// `super.m()`, `parent::m()`): `super.m`.
 pub const SUPER_CALL: &str = "super.";
@@ -365,6 +369,9 @@ pub struct Ctx<'a> {
     pub handler_classes: bool,
     /// How many function bodies enclose the code being lowered (0 at a module's top).
     pub functions_open: usize,
+    /// The function being lowered is a generator (Python: its body yields): `yield v`
+    /// adds `v` to the list [`GENERATED`] names, which each `return` gives back.
+    pub generator: bool,
     /// Status enums the file imports from their packages (JavaScript `StatusCodes` of
     /// `http-status-codes`): their members are HTTP statuses.
     pub status_enums: Vec<&'static str>,
@@ -416,6 +423,7 @@ impl<'a> Ctx<'a> {
             status_first: Vec::new(),
             handler_classes: false,
             functions_open: 0,
+            generator: false,
             status_enums: Vec::new(),
             sdk_types: Vec::new(),
             iota: None,

@@ -110,8 +110,25 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
         }
         "expression_statement" => {
             for child in children(node) {
+                // `yield chunk` in a generator: one more item of what it gives back
+                // (`yield from ..` gives items the scan does not list).
+                if child.kind() == "yield" && ctx.generator {
+                    let from =
+                        (0..child.child_count()).filter_map(|i| child.child(i)).any(|c| c.kind() == "from");
+                    let value = match child.named_child(0) {
+                        Some(v) if !from => expr(ctx, v),
+                        Some(_) => Expr::unknown(),
+                        None => Expr::Null,
+                    };
+                    out.push(Stmt::Push { target: super::GENERATED.into(), value, span: ctx.span(child) });
+                    continue;
+                }
                 expression_statement(ctx, child, facts, out);
             }
+        }
+        // A generator's `return` ends it: the caller has what it yielded.
+        "return_statement" if ctx.generator => {
+            out.push(Stmt::Return { value: Some(Expr::Var(super::GENERATED.into())), span: ctx.span(node) });
         }
         "return_statement" => {
             let value = children(node).first().map(|v| return_value(ctx, *v));
@@ -788,17 +805,41 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
     let outer_lenders = std::mem::replace(&mut ctx.status_writers, lenders);
     let span = ctx.span(node);
+    // A body that yields makes a generator: calling it gives the items it yields.
+    let generator = body.is_some_and(yields);
+    let outer_generator = std::mem::replace(&mut ctx.generator, generator);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
         let mut block: Block = body_params
             .iter()
             .map(|p| Stmt::Assign { target: p.clone(), value: Expr::Message(Vec::new()), span })
             .collect();
+        if generator {
+            block.push(Stmt::Assign { target: super::GENERATED.into(), value: super::capture(span), span });
+        }
         block.extend(block_of(ctx, body, facts, owner));
+        if generator {
+            block.push(Stmt::Return { value: Some(Expr::Var(super::GENERATED.into())), span });
+        }
         block
     });
+    ctx.generator = outer_generator;
     ctx.http_requests = outer_requests;
     ctx.http_writers = outer_writers;
     ctx.status_writers = outer_lenders;
+}
+
+/// Whether a function body yields (not counting functions written inside it).
+fn yields(body: Node) -> bool {
+    let mut found = false;
+    super::walk_tree(body, |n| match n.kind() {
+        "function_definition" | "lambda" | "class_definition" => super::Walk::Skip,
+        "yield" => {
+            found = true;
+            super::Walk::Stop
+        }
+        _ => super::Walk::Descend,
+    });
+    found
 }
 
 /// A class's bases and its declared fields in order (`id: int | None = None`,
