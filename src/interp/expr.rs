@@ -3110,6 +3110,9 @@ fn build_http(name: &str, h: &crate::value::HttpValue, args: &[Value]) -> Option
             | "withHeaders" | "withHeader" | "withAddedHeader" | "withoutHeader" | "withCookie" | "cookie",
             _,
         ) => {}
+        // actix's `resp.finish()` on a builder held in a variable: the answer as built so
+        // far, with no body.
+        ("finish", []) => {}
         _ => return None,
     }
     Some(Value::Http(Rc::new(built)))
