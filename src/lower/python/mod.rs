@@ -805,8 +805,14 @@ fn function(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str
     let outer_writers = std::mem::replace(&mut ctx.http_writers, response);
     let outer_lenders = std::mem::replace(&mut ctx.status_writers, lenders);
     let span = ctx.span(node);
-    // A body that yields makes a generator: calling it gives the items it yields.
-    let generator = body.is_some_and(yields);
+    // A body that yields makes a generator: calling it gives the items it yields. (A
+    // context manager written as one, `@contextmanager`, gives its `with` the value it
+    // yields, and a test fixture its test: neither is a stream of items.)
+    let managed = decorators.iter().any(|d| {
+        let text = ctx.text(*d);
+        text.contains("contextmanager") || text.contains("fixture")
+    });
+    let generator = !managed && body.is_some_and(yields);
     let outer_generator = std::mem::replace(&mut ctx.generator, generator);
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| {
         let mut block: Block = body_params
