@@ -139,7 +139,7 @@ pub fn run(v: &ServerView) -> Verdict {
         let key = |r: &super::SentReply| (r.reply.at(), r.reply.error);
         let their_keys: Vec<_> = theirs.replies().iter().map(key).collect();
         if !their_keys.is_empty() && replies.iter().all(|r| their_keys.contains(&key(r))) {
-            let at = replies.iter().map(|r| r.reply.at()).min().unwrap_or(findings[0].span);
+            let at = replies.iter().map(|r| r.reply.at()).min().unwrap_or_default();
             return Verdict::skip(format!(
                 "`ping` is refused with a server error at {} as `{other}` is, before either's handler: a gate every request meets (a session the probe cannot open), not how ping is answered",
                 v.at(at)
