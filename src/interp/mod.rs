@@ -1099,6 +1099,13 @@ impl Interp<'_, '_> {
     /// carries it up to that function (see [`CAPTURED_WRITE`]).
     fn captured_write(&mut self, target: &str, value: &Value, span: Span) -> Option<Effect> {
         let owner = self.captured_owner(target)?;
+        // Only a function being run takes the write (see `CAPTURED_WRITE`): the module
+        // around a route handler, which the probe does not run, never would, and the
+        // write would only keep apart paths that did the same (a tool registry filled
+        // behind a condition per tool).
+        if !self.stack.contains(&owner) {
+            return None;
+        }
         Some(Effect::Wrote {
             target: format!("{CAPTURED_WRITE}{owner}:{target}"),
             value: value.clone(),
