@@ -87,6 +87,13 @@ pub const EVENT_STATUS: &str = "mcp-conform/event-status";
 /// called by the name they are destructured under, the status first, then the body.
 pub const CONTEXT_RESPONDERS: &[&str] = &["status", "error"];
 
+/// Hono's streaming helpers (`hono/streaming`): `streamSSE(c, async (stream) => ..)`
+/// answers 200 with the events the callback writes, `streamText` with its text.
+pub const STREAM_HELPERS: &[&str] = &["streamSSE", "streamText"];
+
+/// The writes on a Hono stream that carry a chunk (`writeSSE({ data })` its `data`).
+pub const STREAM_WRITES: &[&str] = &["writeSSE", "write", "writeln"];
+
 /// The web streams class whose `start(controller)` fills it (`controller.enqueue(chunk)`).
 pub const READABLE_STREAM: &str = "ReadableStream";
 

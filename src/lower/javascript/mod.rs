@@ -1624,6 +1624,15 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     let receiver_node = (func.kind() == "member_expression").then(|| func.field("object")).flatten();
     let receiver_text = receiver_node.map(|r| ctx.text(r)).unwrap_or("").to_string();
 
+    // Hono's `streamSSE(c, async (stream) => { await stream.writeSSE({ data }) })`: a
+    // 200 whose body is what the callback writes.
+    if func.kind() == "identifier"
+        && frameworks::STREAM_HELPERS.contains(&callee.as_str())
+        && let [_, callback] = arg_nodes.as_slice()
+        && let Some(chunks) = stream_writes(ctx, js, *callback, facts)
+    {
+        return Expr::Http { status: None, body: Some(Box::new(chunks)), span };
+    }
     // Elysia's `status(202)`, `status(400, body)` taken from the handler's context.
     if func.kind() == "identifier"
         && js.context_responders.contains(&callee)
@@ -2164,6 +2173,50 @@ fn stream_chunks(ctx: &mut Ctx, js: &mut Js, source: Option<Node>, facts: &mut F
         super::Walk::Descend
     });
     let chunks = enqueued
+        .into_iter()
+        .filter_map(|r| body.named_descendant_for_byte_range(r.start, r.end))
+        .map(|c| expr(ctx, js, c, facts))
+        .collect();
+    Some(Expr::opaque(chunks))
+}
+
+/// What a streaming callback writes on the stream it is handed (`stream.writeSSE({
+/// data })`, `stream.write(text)`), lowered where the callback is written: the chunks,
+/// as one value that holds them.
+fn stream_writes(ctx: &mut Ctx, js: &mut Js, callback: Node, facts: &mut FileFacts) -> Option<Expr> {
+    if !matches!(callback.kind(), "arrow_function" | "function_expression" | "function") {
+        return None;
+    }
+    let stream = callback
+        .field("parameters")
+        .and_then(|p| children(p).into_iter().next())
+        .or_else(|| callback.field("parameter"))
+        .map(|p| ctx.text(p.field("pattern").unwrap_or(p)).to_string())?;
+    let body = callback.field("body")?;
+    let mut written = Vec::new();
+    super::walk_tree(body, |n| {
+        if n.kind() == "call_expression"
+            && let Some(f) = n.field("function").filter(|f| f.kind() == "member_expression")
+            && f.field("object").is_some_and(|o| ctx.text(o) == stream)
+            && f.field("property").is_some_and(|p| frameworks::STREAM_WRITES.contains(&ctx.text(p)))
+        {
+            let method = f.field("property").map(|p| ctx.text(p)).unwrap_or("");
+            let arg = n.field("arguments").and_then(|a| a.named_child(0));
+            // `writeSSE({ event, data })`: the event's data.
+            let chunk = match (method, arg) {
+                ("writeSSE", Some(object)) if object.kind() == "object" => children(object)
+                    .into_iter()
+                    .filter(|p| p.kind() == "pair")
+                    .find(|p| p.field("key").is_some_and(|k| ctx.text(k) == "data"))
+                    .and_then(|p| p.field("value")),
+                (_, arg) => arg,
+            };
+            written.extend(chunk.map(|c| c.byte_range()));
+            return super::Walk::Skip;
+        }
+        super::Walk::Descend
+    });
+    let chunks = written
         .into_iter()
         .filter_map(|r| body.named_descendant_for_byte_range(r.start, r.end))
         .map(|c| expr(ctx, js, c, facts))
