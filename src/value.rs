@@ -460,10 +460,22 @@ impl Value {
             Value::Array(items) => items.iter().for_each(|v| v.split_replies(sure, unsure)),
             Value::Unknown(items) => items.iter().for_each(|v| v.split_replies(sure, unsure)),
             Value::Variant(_, Some(v)) => v.split_replies(sure, unsure),
+            // A server-sent event written as its fields (sse-starlette's `{"event":
+            // "message", "data": json.dumps(reply)}`): the reply is its data.
+            Value::Object(entries)
+                if entries.iter().all(|(k, _)| SSE_EVENT_FIELDS.contains(&k.as_str()))
+                    && let Some((_, data)) = entries.iter().find(|(k, _)| k == "data") =>
+            {
+                data.split_replies(sure, unsure)
+            }
             _ => {}
         }
     }
 }
+
+/// The fields of a server-sent event written as a mapping (sse-starlette, Hono's
+/// `writeSSE`): `event`, `data`, `id`, `retry`, `comment`.
+const SSE_EVENT_FIELDS: &[&str] = &["event", "data", "id", "retry", "comment"];
 
 /// The items with `before` replaced by `after` in each (see [`Value::replace_shared`]);
 /// None when no item holds it.

@@ -1355,6 +1355,9 @@ const HTTP_RESPONSES: &[&str] = &[
     "make_response",
     "HttpResponse",
     "JsonResponse",
+    // Streamed answers (Starlette, sse-starlette): the body is what their iterator gives.
+    "StreamingResponse",
+    "EventSourceResponse",
 ];
 
 /// A method call `receiver.name(args)`, or a plain call when `receiver` is None.
