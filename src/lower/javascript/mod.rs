@@ -2154,30 +2154,7 @@ fn stream_chunks(ctx: &mut Ctx, js: &mut Js, source: Option<Node>, facts: &mut F
         }
         _ => None,
     })?;
-    let controller = start
-        .field("parameters")
-        .and_then(|p| children(p).into_iter().next())
-        .or_else(|| start.field("parameter"))
-        .map(|p| ctx.text(p.field("pattern").unwrap_or(p)).to_string())?;
-    let body = start.field("body")?;
-    let mut enqueued = Vec::new();
-    super::walk_tree(body, |n| {
-        if n.kind() == "call_expression"
-            && let Some(f) = n.field("function").filter(|f| f.kind() == "member_expression")
-            && f.field("object").is_some_and(|o| ctx.text(o) == controller)
-            && f.field("property").is_some_and(|p| ctx.text(p) == "enqueue")
-        {
-            enqueued.extend(n.field("arguments").and_then(|a| a.named_child(0)).map(|c| c.byte_range()));
-            return super::Walk::Skip;
-        }
-        super::Walk::Descend
-    });
-    let chunks = enqueued
-        .into_iter()
-        .filter_map(|r| body.named_descendant_for_byte_range(r.start, r.end))
-        .map(|c| expr(ctx, js, c, facts))
-        .collect();
-    Some(Expr::opaque(chunks))
+    written_chunks(ctx, js, start, &["enqueue"], facts)
 }
 
 /// What a streaming callback writes on the stream it is handed (`stream.writeSSE({
@@ -2187,22 +2164,34 @@ fn stream_writes(ctx: &mut Ctx, js: &mut Js, callback: Node, facts: &mut FileFac
     if !matches!(callback.kind(), "arrow_function" | "function_expression" | "function") {
         return None;
     }
-    let stream = callback
+    written_chunks(ctx, js, callback, frameworks::STREAM_WRITES, facts)
+}
+
+/// The chunks a function hands to `methods` of its first parameter (a stream's
+/// controller, a stream): each call's first argument, or the `data` of an event
+/// object (`writeSSE({ event, data })`), lowered where the function is written, as
+/// one value that holds them.
+fn written_chunks(
+    ctx: &mut Ctx,
+    js: &mut Js,
+    function: Node,
+    methods: &[&str],
+    facts: &mut FileFacts,
+) -> Option<Expr> {
+    let sink = function
         .field("parameters")
         .and_then(|p| children(p).into_iter().next())
-        .or_else(|| callback.field("parameter"))
+        .or_else(|| function.field("parameter"))
         .map(|p| ctx.text(p.field("pattern").unwrap_or(p)).to_string())?;
-    let body = callback.field("body")?;
+    let body = function.field("body")?;
     let mut written = Vec::new();
     super::walk_tree(body, |n| {
         if n.kind() == "call_expression"
             && let Some(f) = n.field("function").filter(|f| f.kind() == "member_expression")
-            && f.field("object").is_some_and(|o| ctx.text(o) == stream)
-            && f.field("property").is_some_and(|p| frameworks::STREAM_WRITES.contains(&ctx.text(p)))
+            && f.field("object").is_some_and(|o| ctx.text(o) == sink)
+            && let Some(method) = f.field("property").map(|p| ctx.text(p)).filter(|m| methods.contains(m))
         {
-            let method = f.field("property").map(|p| ctx.text(p)).unwrap_or("");
             let arg = n.field("arguments").and_then(|a| a.named_child(0));
-            // `writeSSE({ event, data })`: the event's data.
             let chunk = match (method, arg) {
                 ("writeSSE", Some(object)) if object.kind() == "object" => children(object)
                     .into_iter()
