@@ -369,7 +369,8 @@ pub struct Ctx<'a> {
     pub handler_classes: bool,
     /// How many function bodies enclose the code being lowered (0 at a module's top).
     pub functions_open: usize,
-    /// The function being lowered is a generator (Python: its body yields): `yield v`
+    /// The function being lowered is a generator (Python: its body yields; JavaScript:
+    /// `function*`): `yield v`
     /// adds `v` to the list [`GENERATED`] names, which each `return` gives back.
     pub generator: bool,
     /// Status enums the file imports from their packages (JavaScript `StatusCodes` of

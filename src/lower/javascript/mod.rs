@@ -212,10 +212,28 @@ fn statement(
         "expression_statement" if let Some(body) = node.named_child(0).and_then(invoked_in_place) => {
             out.extend(block(ctx, js, Some(body), facts, owner));
         }
+        // `yield chunk` in a generator (`function*`): one more item of what it gives back
+        // (`yield* other` gives items the scan does not list).
+        "expression_statement"
+            if ctx.generator && node.named_child(0).is_some_and(|e| e.kind() == "yield_expression") =>
+        {
+            let Some(y) = node.named_child(0) else { return };
+            let delegated = (0..y.child_count()).filter_map(|i| y.child(i)).any(|c| c.kind() == "*");
+            let value = match y.named_child(0) {
+                Some(v) if !delegated => expr(ctx, js, v, facts),
+                Some(_) => Expr::unknown(),
+                None => Expr::Null,
+            };
+            out.push(Stmt::Push { target: super::GENERATED.into(), value, span });
+        }
         "expression_statement" => {
             if let Some(e) = node.named_child(0) {
                 expression_statement(ctx, js, e, facts, out);
             }
+        }
+        // A generator's `return` ends it: the caller has what it yielded.
+        "return_statement" if ctx.generator => {
+            out.push(Stmt::Return { value: Some(Expr::Var(super::GENERATED.into())), span });
         }
         "return_statement" => {
             let value = node.named_child(0).map(|v| expr(ctx, js, v, facts));
@@ -1176,10 +1194,25 @@ fn function(
             }
         }
     }
+    // A generator (`function*`, `async function*`, a `*method()`): calling it gives the
+    // items it yields.
+    let generator = (0..node.child_count()).filter_map(|i| node.child(i)).any(|c| c.kind() == "*")
+        && body.is_some_and(|b| b.kind() == "statement_block");
+    let outer_generator = std::mem::replace(&mut ctx.generator, generator);
+    if generator {
+        properties.push(Stmt::Assign {
+            target: super::GENERATED.into(),
+            value: super::capture(ctx.span(node)),
+            span: ctx.span(node),
+        });
+    }
     super::push_function(ctx, facts, node, name, owner, params, http, |ctx, facts| match body {
         Some(b) if b.kind() == "statement_block" => {
             let mut out = properties;
             out.extend(block(ctx, js, Some(b), facts, owner));
+            if generator {
+                out.push(Stmt::Return { value: Some(Expr::Var(super::GENERATED.into())), span: ctx.span(b) });
+            }
             // Falling off the end returns nothing: an empty answer with the route's status.
             if let Some(status) = answers {
                 out.push(Stmt::Return {
@@ -1201,6 +1234,7 @@ fn function(
     js.route_answer = outer_answer;
     js.context_responders = outer_responders;
     js.function_app_answer = outer_function_app;
+    ctx.generator = outer_generator;
 }
 
 /// What an Azure Functions HTTP handler's returned value sends: an `HttpResponseInit`
