@@ -1458,14 +1458,14 @@ impl<'a> Program<'a> {
         family(a.language) == family(b.language) && closeness(&a.path, &b.path).is_some()
     }
 
-    /// Whether some function of the program is a method of the type `owner`, in the
-    /// language of `from` (a Python class's methods say nothing of a Go struct of the
-    /// same name).
     /// Whether the package of `from` (its folder) declares a struct type of this name.
     pub fn package_struct(&self, name: &str, from: FnId) -> bool {
         self.struct_types.contains(&(crate::model::dir_of(&self.file_of(from).path), name))
     }
 
+    /// Whether some function of the program is a method of the type `owner`, in the
+    /// language of `from` (a Python class's methods say nothing of a Go struct of the
+    /// same name).
     pub fn has_methods(&self, owner: &str, from: FnId) -> bool {
         self.owners.contains(&(family(self.file_of(from).language), owner))
     }
@@ -1979,14 +1979,13 @@ impl<'a> Program<'a> {
             crate::model::walk_block(&f.body, &mut |e| {
                 let Expr::Call { callee, args, .. } = e else { return };
                 let last = crate::lower::last_segment(callee);
+                // (The class's own constructor, as `new` runs it: see `Program::constructor`.)
                 if let Some(ctors) = constructors.get(last)
                     && let Some(def) = self.class(last, caller)
+                    && let Some(ctor) = self.constructor(def, caller).filter(|c| ctors.contains(c))
+                    && let Some(stores) = setters.get(&ctor)
                 {
-                    for &ctor in ctors.iter().filter(|&&c| self.function(c).span.file == def.span.file) {
-                        if let Some(stores) = setters.get(&ctor) {
-                            self.store_handed(&mut out, caller, ctor, def.name.as_str(), stores, args);
-                        }
-                    }
+                    self.store_handed(&mut out, caller, ctor, def.name.as_str(), stores, args);
                 }
                 if !names.contains(last) {
                     return;
