@@ -354,8 +354,10 @@ pub struct Ctx<'a> {
     /// `import { NextResponse as Res } from "next/server"`): `(local, the item's own last
     /// name)`.
     pub aliases: Vec<(String, String)>,
-    /// Classes of the code's own modules a Python file imports under another name
-    /// (`from .protocol import Response as WireResponse`): `(local, the class's name)`.
+    /// Classes of the code's own modules the file imports under another name (Python
+    /// `from .protocol import Response as WireResponse`, JavaScript `import { Response as
+    /// WireResponse } from "./protocol"`): `(local, the class's name)`, so that
+    /// `WireResponse.ok(..)` and `new WireResponse(..)` resolve to the class.
     pub renamed_classes: Vec<(String, String)>,
     /// Base classes the file imports from a framework whose constructor configures the
     /// object and then calls a hook (PHP `use yii\base\Component;`): `(local, hook)`.
@@ -1299,18 +1301,19 @@ pub fn string_replace(name: &str) -> Option<Replace> {
         .map(|&(_, r)| r)
 }
 
-/// A class of the code's own modules imported under another name (JavaScript's
-/// `import { Response as WireResponse } from "./protocol"`; Python keeps them in
-/// `Ctx::renamed_classes`): the class's own name for the local one, so that
-/// `WireResponse.ok(..)` and `new WireResponse(..)` resolve to the class.
-pub fn renamed_class<'f>(facts: &'f FileFacts, local: &str) -> Option<&'f str> {
-    facts
-        .named_imports
-        .iter()
-        .find(|(l, original, _)| {
-            l == local && original != l && original.starts_with(|c: char| c.is_ascii_uppercase())
-        })
-        .map(|(_, original, _)| original.as_str())
+/// A class of the code's own modules imported under another name (see
+/// [`Ctx::renamed_classes`]): the class's own name for the local one.
+pub fn renamed_class<'c>(ctx: &'c Ctx, local: &str) -> Option<&'c str> {
+    ctx.renamed_classes.iter().find(|(l, _)| l == local).map(|(_, own)| own.as_str())
+}
+
+/// A call through such a class (`WireResponse.ok`): the same call by the class's own
+/// name (`Response.ok`), so that it resolves to the class; else the callee as written.
+pub fn by_own_class(ctx: &Ctx, callee: String) -> String {
+    match callee.split_once('.').and_then(|(head, rest)| Some((renamed_class(ctx, head)?, rest))) {
+        Some((own, rest)) => format!("{own}.{rest}"),
+        None => callee,
+    }
 }
 
 /// Where a splitting function takes its text, separator and limit (positions).

@@ -434,7 +434,7 @@ fn unaliased<'c>(ctx: &'c Ctx, local: &'c str) -> &'c str {
 
 /// `import { handle, serve as start } from "./rpc"`: each local name with the name the
 /// module the relative path resolves to gives it.
-fn note_named_imports(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts) {
+fn note_named_imports(ctx: &mut Ctx, node: Node, module: &str, facts: &mut FileFacts) {
     let Some(resolved) = super::relative_module(&facts.path, module) else { return };
     let mut stack: Vec<Node> = children(node).into_iter().filter(|c| c.kind() == "import_clause").collect();
     while let Some(n) = stack.pop() {
@@ -442,8 +442,12 @@ fn note_named_imports(ctx: &Ctx, node: Node, module: &str, facts: &mut FileFacts
             "import_specifier" => {
                 if let Some(name) = n.field("name") {
                     let local = n.field("alias").unwrap_or(name);
-                    let entry = (ctx.text(local).to_string(), unquote(ctx.text(name)), resolved.clone());
-                    facts.named_imports.push(entry);
+                    let original = unquote(ctx.text(name));
+                    // `import { Response as WireResponse }`: a class of the code's, renamed.
+                    if local != name && original.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        ctx.renamed_classes.push((ctx.text(local).to_string(), original.clone()));
+                    }
+                    facts.named_imports.push((ctx.text(local).to_string(), original, resolved.clone()));
                 }
             }
             "import_clause" | "named_imports" => stack.extend(children(n)),
@@ -1644,15 +1648,8 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
     let span = ctx.span(node);
     let Some(func) = node.field("function") else { return Expr::unknown() };
     let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
-    let callee = ctx.text(func).to_string();
     // `WireResponse.ok(id, v)`: the static method of the class under its own name.
-    let callee = match callee.split_once('.') {
-        Some((head, rest)) => match super::renamed_class(facts, head) {
-            Some(own) => format!("{own}.{rest}"),
-            None => callee,
-        },
-        None => callee,
-    };
+    let callee = super::by_own_class(ctx, ctx.text(func).to_string());
     let last = super::last_segment(&callee).to_string();
     let first_str = arg_nodes.first().filter(|a| a.kind() == "string").map(|a| unquote(ctx.text(*a)));
     let receiver_node = (func.kind() == "member_expression").then(|| func.field("object")).flatten();
@@ -2123,7 +2120,7 @@ fn http_answer(
 fn new_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> Expr {
     let span = ctx.span(node);
     let ctor = node.field("constructor").map(|c| ctx.text(c).to_string()).unwrap_or_default();
-    let ctor = super::renamed_class(facts, &ctor).map(str::to_string).unwrap_or(ctor);
+    let ctor = super::renamed_class(ctx, &ctor).map(str::to_string).unwrap_or(ctor);
     let arg_nodes: Vec<Node> = node.field("arguments").map(children).unwrap_or_default();
     if crate::lower::SDK_SERVER_CALLS.contains(&super::last_segment(&ctor)) && ctx.sdk_server.is_none() {
         ctx.sdk_server = Some(span);

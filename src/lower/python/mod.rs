@@ -1518,15 +1518,7 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             }
             // `WireResponse.ok(..)` with `from .protocol import Response as WireResponse`:
             // the class's method, by the class's own name.
-            let text = ctx.text(func);
-            let text = match text.split_once('.') {
-                Some((head, rest)) => match ctx.renamed_classes.iter().find(|(local, _)| local == head) {
-                    Some((_, own)) => format!("{own}.{rest}"),
-                    None => text.to_string(),
-                },
-                None => text.to_string(),
-            };
-            (text, receiver)
+            (super::by_own_class(ctx, ctx.text(func).to_string()), receiver)
         }
         // `handlers[method](params)`, `make_handler()(msg)`: call whatever the expression yields.
         "subscript" | "call" | "parenthesized_expression" => {
