@@ -552,6 +552,13 @@ pub enum Effect {
         value: Value,
         span: Span,
     },
+    /// A value an HTTP handler printed to standard output (see
+    /// [`crate::lower::PRINT`]): a log line, not an answer; an output buffer made
+    /// before it holds it (`contextlib.redirect_stdout(buffer)`).
+    Printed {
+        value: Value,
+        span: Span,
+    },
     SetInitialized(Span),
     /// The message was read into this model class on the path
     /// (`JSONRPCInitializeRequest.model_validate(payload)`): a later `case

@@ -4,7 +4,7 @@ use super::{Finding, HttpAnswer, ServerView, Verdict};
 use crate::group::Transport;
 use crate::interp::{Probe, Value};
 use crate::model::FnId;
-use crate::value::HttpStatus;
+use crate::value::{HttpStatus, HttpValue};
 
 pub fn run(v: &ServerView) -> Verdict {
     if !v.serves_http() {
@@ -46,50 +46,36 @@ pub fn run(v: &ServerView) -> Verdict {
     let mut unknown_body = None;
     let mut redirected = None;
     for answer in &answers {
-        let problem = match answer {
-            // An error status means the server could not accept the input (auth, a bad request): allowed.
-            HttpAnswer::Response(h) if h.status.is_error() => {
-                refused.get_or_insert(h.span);
+        let mut note = |judged: Judged| match judged {
+            Judged::Problem(span, message) => Some((span, message)),
+            Judged::Good(span) => {
+                good.get_or_insert(span);
                 None
             }
-            // A redirect (a middleware sending other hosts to the canonical one) answers
-            // no message: the request is sent elsewhere.
-            HttpAnswer::Response(h) if matches!(h.status, HttpStatus::Code(300..=399)) => {
-                redirected.get_or_insert(h.span);
+            Judged::Refused(span) => {
+                refused.get_or_insert(span);
                 None
             }
-            // A status computed from what the scan cannot resolve may be an error status.
-            HttpAnswer::Response(h) if h.status == HttpStatus::Unknown => {
+            Judged::Redirected(span) => {
+                redirected.get_or_insert(span);
+                None
+            }
+            Judged::Unknown(body) => {
                 unknown = true;
-                None
-            }
-            HttpAnswer::Response(h) => match (h.status, &h.body) {
-                (HttpStatus::Code(202), None) => None,
-                (HttpStatus::Code(202), Some(Value::Str(s))) if s.is_empty() => None,
-                (HttpStatus::Code(202), Some(Value::Null)) => Some((h.span, "answers a notification with 202 and the body `null`; the body must be empty".to_string())),
-                // A body the scan cannot compute may be empty (`res.json(undefined)`).
-                (HttpStatus::Code(202), Some(Value::Unknown(parts))) if parts.is_empty() => {
-                    unknown = true;
-                    unknown_body.get_or_insert(h.span);
-                    None
+                if let Some(span) = body {
+                    unknown_body.get_or_insert(span);
                 }
-                (HttpStatus::Code(202), Some(_)) => Some((h.span, "answers a notification with 202 and a body; the body must be empty".to_string())),
-                (status, body) => Some((
-                    h.span,
-                    format!(
-                        "answers a notification with HTTP {}{}; it must be 202 Accepted with an empty body",
-                        match status {
-                            HttpStatus::Code(s) => s,
-                            _ => 200,
-                        },
-                        describe(body.as_ref())
-                    ),
-                )),
-            }
-            .or_else(|| {
-                good.get_or_insert(h.span);
                 None
-            }),
+            }
+        };
+        let problem = match answer {
+            HttpAnswer::Response(h) => note(judge(h)),
+            // Responses held together by a join: one that is wrong is a witness; the
+            // right ones prove nothing (another answer may have been left out).
+            HttpAnswer::OneOf(hs) => {
+                let wrong = hs.iter().map(|h| judge(h)).find(|j| matches!(j, Judged::Problem(..)));
+                note(wrong.unwrap_or(Judged::Unknown(None)))
+            }
             HttpAnswer::Reply(r) => Some((r.at(), "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
             // A framework that sends nothing then (http.server): no answer to judge.
             HttpAnswer::Nothing(entry) if v.prog.function(*entry).http_silent_unanswered => None,
@@ -97,10 +83,7 @@ pub fn run(v: &ServerView) -> Verdict {
                 v.prog.function(*entry).span,
                 "returns nothing for a notification: the framework answers 200 (with a `null` or empty body), not 202".to_string(),
             )),
-            HttpAnswer::Unknown => {
-                unknown = true;
-                None
-            }
+            HttpAnswer::Unknown => note(Judged::Unknown(None)),
         };
         if let Some((span, message)) = problem
             && !findings.iter().any(|f| f.span == span)
@@ -175,6 +158,54 @@ pub fn run(v: &ServerView) -> Verdict {
             v.at(span)
         )),
         _ => Verdict::skip("cannot tell what the HTTP handler answers to a notification"),
+    }
+}
+
+/// How one response answers a notification.
+enum Judged {
+    Problem(crate::model::Span, String),
+    Good(crate::model::Span),
+    /// An error status: the server could not accept the input.
+    Refused(crate::model::Span),
+    Redirected(crate::model::Span),
+    /// Not computed: the status, or (with where) a 202's body.
+    Unknown(Option<crate::model::Span>),
+}
+
+fn judge(h: &HttpValue) -> Judged {
+    match (h.status, &h.body) {
+        // An error status means the server could not accept the input (auth, a bad request): allowed.
+        (status, _) if status.is_error() => Judged::Refused(h.span),
+        // A redirect (a middleware sending other hosts to the canonical one) answers
+        // no message: the request is sent elsewhere.
+        (HttpStatus::Code(300..=399), _) => Judged::Redirected(h.span),
+        // A status computed from what the scan cannot resolve may be an error status.
+        (HttpStatus::Unknown, _) => Judged::Unknown(None),
+        (HttpStatus::Code(202), None) => Judged::Good(h.span),
+        (HttpStatus::Code(202), Some(Value::Str(s))) if s.is_empty() => Judged::Good(h.span),
+        (HttpStatus::Code(202), Some(Value::Null)) => Judged::Problem(
+            h.span,
+            "answers a notification with 202 and the body `null`; the body must be empty".to_string(),
+        ),
+        // A body the scan cannot compute may be empty (`res.json(undefined)`).
+        (HttpStatus::Code(202), Some(Value::Unknown(parts))) if parts.is_empty() => {
+            Judged::Unknown(Some(h.span))
+        }
+        (HttpStatus::Code(202), Some(_)) => Judged::Problem(
+            h.span,
+            "answers a notification with 202 and a body; the body must be empty".to_string(),
+        ),
+        (status, body) => Judged::Problem(
+            h.span,
+            format!(
+                "answers a notification with HTTP {}{}; it must be 202 Accepted with an empty body",
+                match status {
+                    HttpStatus::Code(s) => s,
+                    _ => 200,
+                },
+                describe(body.as_ref())
+            ),
+        ),
     }
 }
 

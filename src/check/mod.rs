@@ -480,6 +480,12 @@ impl ProbeRun {
                     }))
                 }
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
+                // Paths joined with different responses in hand: one of them.
+                (_, Value::Unknown(parts), None)
+                    if parts.len() > 1 && parts.iter().all(|p| p.as_http().is_some()) =>
+                {
+                    HttpAnswer::OneOf(parts.iter().filter_map(Value::as_http).collect())
+                }
                 _ => HttpAnswer::Unknown,
             };
             out.push((path, answer));
@@ -573,6 +579,11 @@ pub enum HttpAnswer {
     Reply(Rc<Reply>),
     /// The handler returned nothing.
     Nothing(FnId),
+    /// Responses the path may give, held together where paths were joined (see
+    /// [`crate::interp`]'s joins). Others may have been left out of the join (a
+    /// value of no interest, such as `None`), so one of them may witness an answer
+    /// but together they never show that every answer is right.
+    OneOf(Vec<Rc<HttpValue>>),
     Unknown,
 }
 
@@ -758,8 +769,10 @@ impl<'p, 'a> ServerView<'p, 'a> {
         let mut method_prefixes = std::collections::BTreeSet::new();
         for entry in &self.server.entries {
             let anchors = self.server.dispatchers.iter().copied().collect();
+            let php = self.prog.file_of(entry.function).language == Language::Php;
             let mut interp = Interp::new(self.prog, probe.clone(), anchors)
                 .with_handshake(handshake)
+                .with_http_entry(entry.http && !php)
                 .with_lead_in(self.server.lead_in.clone())
                 .with_deadline(self.deadline)
                 .with_allowance(self.work_left.get());
@@ -772,7 +785,6 @@ impl<'p, 'a> ServerView<'p, 'a> {
             // HTTP handler of a host the scan cannot see (a plugin's web endpoint). In a
             // file of a web framework the scan knows, what is served is mounted where the
             // scan sees it: an unmounted handler there is not served.
-            let php = self.prog.file_of(entry.function).language == Language::Php;
             let answers_http = entry.http
                 || (!entry.transport
                     && !self.prog.file_of(entry.function).web_framework
@@ -958,7 +970,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                     .as_ref()
                     .is_some_and(|b| b.first_reply().is_some() || matches!(b, Value::Unknown(_))),
                 HttpAnswer::Nothing(_) => false,
-                HttpAnswer::Reply(_) | HttpAnswer::Unknown => true,
+                HttpAnswer::Reply(_) | HttpAnswer::OneOf(_) | HttpAnswer::Unknown => true,
             };
             let streams = !path.output_is_body
                 && path.outcome.effects.iter().any(|e| match e {

@@ -1468,7 +1468,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let written: Vec<Value> = s.effects[made.min(s.effects.len())..]
                     .iter()
                     .filter_map(|e| match e {
-                        Effect::Emit { value, .. } => Some(value.clone()),
+                        Effect::Emit { value, .. } | Effect::Printed { value, .. } => Some(value.clone()),
                         _ => None,
                     })
                     .collect();
@@ -2297,6 +2297,16 @@ impl<'p, 'a> Interp<'p, 'a> {
             {
                 let answer = HttpValue { status: HttpStatus::Unknown, body: Some(Value::unknown()), span };
                 s.effects.push(Effect::Emit { value: Value::Http(Rc::new(answer)), span });
+                out.push((s, Value::unknown()));
+                continue;
+            }
+            // `print(reply)`, `println!("{reply:?}")` in an HTTP handler: a log line on
+            // the server's terminal.
+            if self.http_entry && name == crate::lower::PRINT {
+                let value = join(&all);
+                if value.interesting() {
+                    s.effects.push(Effect::Printed { value, span });
+                }
                 out.push((s, Value::unknown()));
                 continue;
             }

@@ -78,6 +78,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Effect::ReadAs(_)
                     | Effect::CommandLine(_)
                     | Effect::Emit { .. }
+                    | Effect::Printed { .. }
                     | Effect::LentStatus { .. } => false,
                 })
         });

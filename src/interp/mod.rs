@@ -88,6 +88,7 @@ impl Cut {
 /// Calls to functions outside the scanned code that write a message out.
 const SINKS: &[&str] = &[
     crate::lower::EMIT,
+    crate::lower::PRINT,
     "print",
     "to_writer",
     "to_writer_pretty",
@@ -317,6 +318,8 @@ pub struct Interp<'p, 'a> {
     field_instances: HashMap<String, Value>,
     /// The server's handshake sets its initialized state (see [`Interp::with_handshake`]).
     handshake: bool,
+    /// The entry answers HTTP requests (see [`Interp::with_http_entry`]).
+    http_entry: bool,
     /// Members of a class that one of its methods drains into a writer, by (class, member).
     write_queues: HashMap<(String, String), bool>,
     /// Functions whose calls anchor a reply's `site` (the server's dispatchers).
@@ -400,6 +403,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             globals_cache: HashMap::default(),
             field_instances: HashMap::default(),
             handshake: false,
+            http_entry: false,
             write_queues: HashMap::default(),
             depth: 0,
             steps: 0,
@@ -458,6 +462,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// where the scan cannot compute it (a session store, a flag's starting value).
     pub fn with_handshake(mut self, sets_state: bool) -> Self {
         self.handshake = sets_state;
+        self
+    }
+
+    /// The entry is an HTTP handler whose output is not the response (every language
+    /// but PHP): what it prints to the process's standard output
+    /// ([`crate::lower::PRINT`]) is a log line for whoever runs the server, never an
+    /// answer to the client.
+    pub fn with_http_entry(mut self, http: bool) -> Self {
+        self.http_entry = http;
         self
     }
 

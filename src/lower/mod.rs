@@ -27,6 +27,10 @@ use tree_sitter::Node;
 /// The callee of a call the lowering makes up for a write of a message (an HTTP
 /// answer, a line on standard output): no function of the scanned code has this name.
 pub const EMIT: &str = "mcp-conform/emit";
+/// The callee of a call the lowering makes up for a write to the process's standard
+/// output (Python's `print(x)`, Rust's `println!`, Go's `fmt.Println`): the message
+/// channel of a server on stdio, a log line on the terminal of one serving HTTP.
+pub const PRINT: &str = "mcp-conform/print";
 
 /// The callee of a call the lowering makes up for a status set on a response that
 /// lends it to the body the handler returns (its one argument, an HTTP answer

@@ -1334,6 +1334,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // `fmt.Printf(`{"jsonrpc":"2.0","id":%s}`+"\n", id)`: the JSON it writes.
         "fmt.Printf" | "fmt.Fprintf" => {
             let at = usize::from(callee == "fmt.Fprintf");
+            let written = if at == 0 { super::PRINT } else { super::EMIT };
             // `fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\n\r\n%s", code, text, body)`.
             if let Some(answer) = raw_answer(args.get(at), &args[(at + 1).min(args.len())..], span, facts) {
                 return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![answer], span };
@@ -1341,11 +1342,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             if let Some(Expr::Str(format)) = args.get(at)
                 && let Some(template) = super::printf_template(format, args[at + 1..].to_vec(), span)
             {
-                return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![template], span };
+                return Expr::Call { callee: written.into(), receiver: None, args: vec![template], span };
             }
-            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
+            return Expr::Call { callee: written.into(), receiver: None, args, span };
         }
-        "fmt.Println" | "fmt.Print" | "fmt.Fprintln" | "fmt.Fprint" => {
+        "fmt.Println" | "fmt.Print" => {
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
+        }
+        "fmt.Fprintln" | "fmt.Fprint" => {
             return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
         }
         // `fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, body)`: the JSON it builds.

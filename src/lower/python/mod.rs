@@ -1693,6 +1693,10 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
             return Expr::Call { callee, receiver: None, args, span };
         }
+        // `print(line)` with no `file=`: the process's standard output.
+        "print" if receiver.is_none() && !keywords.iter().any(|(k, _)| k == "file") => {
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
+        }
         _ => {}
     }
     call(callee, receiver, args, keywords, span)

@@ -42,7 +42,7 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             // `println!("{{\"jsonrpc\":\"2.0\",\"id\":{}}}", id)`: the JSON it writes.
             if let Some(template) = tree.and_then(|t| format_template(ctx, t, facts)) {
                 return Expr::Call {
-                    callee: crate::lower::EMIT.into(),
+                    callee: written_by(n).into(),
                     receiver: None,
                     args: vec![template],
                     span,
@@ -51,7 +51,7 @@ pub(super) fn macro_invocation(ctx: &mut Ctx, node: Node, facts: &mut FileFacts)
             // `writeln!(out, "{}", respond(&msg))`, `println!("{}", json!({...}))`: each
             // argument is the expression it is, calls and nested macros included.
             let args = tree.map(|t| macro_args(ctx, t, facts)).unwrap_or_default();
-            Expr::Call { callee: crate::lower::EMIT.into(), receiver: None, args, span }
+            Expr::Call { callee: written_by(n).into(), receiver: None, args, span }
         }
         "format" => match tree.and_then(|t| format_template(ctx, t, facts)) {
             Some(template) => template,
@@ -492,4 +492,10 @@ fn token_calls(ctx: &Ctx, tree: Node) -> Vec<Expr> {
         _ => 0,
     });
     out
+}
+
+/// The made-up callee of a print macro's write: standard output for `print!` and
+/// `println!`, the destination given for `write!` and `writeln!`.
+fn written_by(mac: &str) -> &'static str {
+    if matches!(mac, "print" | "println") { crate::lower::PRINT } else { crate::lower::EMIT }
 }
