@@ -1003,14 +1003,11 @@ fn pattern_of(ctx: &Ctx, node: Node) -> Pattern {
                 _ => crate::lower::last_segment(written).to_string(),
             };
             let inner = children(node).get(1).copied();
-            match inner {
-                Some(b) if b.kind() == "identifier" && b.kind() != "_" => {
-                    Pattern::Variant { name, binding: Some(ctx.text(b).to_string()) }
-                }
+            match inner.map(|b| (b, pattern_of(ctx, b))) {
+                // `Ok(reply)`: a binding (`Ok(None)`, `Some(PING)` hold a pattern).
+                Some((_, Pattern::Any(Some(binding)))) => Pattern::Variant { name, binding: Some(binding) },
                 // `Some("initialize")`, `Some(Ok(x))`: the content is a pattern of its own.
-                Some(b) if ctx.text(b) != "_" => {
-                    Pattern::VariantOf { name, inner: Box::new(pattern_of(ctx, b)) }
-                }
+                Some((b, inner)) if ctx.text(b) != "_" => Pattern::VariantOf { name, inner: Box::new(inner) },
                 _ => Pattern::Variant { name, binding: None },
             }
         }
