@@ -45,6 +45,7 @@ pub fn run(v: &ServerView) -> Verdict {
     let mut unknown = false;
     let mut unknown_body = None;
     let mut redirected = None;
+    let mut upgraded = None;
     for answer in &answers {
         let mut note = |judged: Judged| match judged {
             Judged::Problem(span, message) => Some((span, message)),
@@ -58,6 +59,10 @@ pub fn run(v: &ServerView) -> Verdict {
             }
             Judged::Redirected(span) => {
                 redirected.get_or_insert(span);
+                None
+            }
+            Judged::Upgraded(span) => {
+                upgraded.get_or_insert(span);
                 None
             }
             Judged::Unknown(body) => {
@@ -131,6 +136,12 @@ pub fn run(v: &ServerView) -> Verdict {
         return Verdict::fail(reason, findings);
     }
     match (good, refused) {
+        // A WebSocket route beside no 202: an error status there refuses the upgrade,
+        // not a notification.
+        (None, _) if let Some(span) = upgraded => Verdict::skip(format!(
+            "the HTTP handler upgrades the connection to a WebSocket ({}): messages then travel as WebSocket frames, not as HTTP POSTs, and http-notification-202 judges Streamable HTTP",
+            v.at(span)
+        )),
         (Some(span), _) if !unknown => Verdict::pass(
             format!("a notification gets 202 Accepted with an empty body ({})", v.at(span)),
             Some(span),
@@ -168,6 +179,8 @@ enum Judged {
     /// An error status: the server could not accept the input.
     Refused(crate::model::Span),
     Redirected(crate::model::Span),
+    /// The connection was upgraded to a WebSocket.
+    Upgraded(crate::model::Span),
     /// Not computed: the status, or (with where) a 202's body.
     Unknown(Option<crate::model::Span>),
 }
@@ -179,6 +192,8 @@ fn judge(h: &HttpValue) -> Judged {
         // A redirect (a middleware sending other hosts to the canonical one) answers
         // no message: the request is sent elsewhere.
         (HttpStatus::Code(300..=399), _) => Judged::Redirected(h.span),
+        // 101 Switching Protocols: the request became a WebSocket.
+        (HttpStatus::Code(101), _) => Judged::Upgraded(h.span),
         // A status computed from what the scan cannot resolve may be an error status.
         (HttpStatus::Unknown, _) => Judged::Unknown(None),
         (HttpStatus::Code(202), None) => Judged::Good(h.span),

@@ -114,6 +114,10 @@ const SINKS: &[&str] = &[
     "echo",
     "Encode",
     "write_message",
+    // A WebSocket connection's writes (gorilla/websocket's `conn.WriteMessage(t, data)`,
+    // `conn.WriteJSON(v)`).
+    "WriteMessage",
+    "WriteJSON",
     "send_message",
     "sendMessage",
     "put_nowait",

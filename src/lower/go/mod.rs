@@ -1305,6 +1305,19 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
                 };
             }
         }
+        // `conn, err := upgrader.Upgrade(w, r, nil)` (gorilla/websocket),
+        // `websocket.Accept(w, r, opts)` (nhooyr, coder): the request becomes a WebSocket,
+        // answered 101 Switching Protocols; messages then travel as frames on the
+        // connection it returns (and there is no error).
+        c if matches!(super::last_segment(c), "Upgrade" | "Accept")
+            && args.len() >= 2
+            && arg_nodes.first().is_some_and(|w| ctx.http_writers.iter().any(|h| h == ctx.text(*w))) =>
+        {
+            let switched = Expr::Http { status: Some(101), body: None, span };
+            let upgrade =
+                Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![switched], span };
+            return Expr::Array { items: vec![upgrade, Expr::Null], span };
+        }
         // `fmt.Fprintf(w, "data: %s\n\n", reply)`, `io.WriteString(w, "Accepted")` on the
         // response writer: the HTTP body.
         "fmt.Fprintln" | "fmt.Fprintf" | "fmt.Fprint" | "io.WriteString"
