@@ -1785,9 +1785,13 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         return Expr::unknown();
     }
     // Route and event registrations name the functions that receive messages.
-    // The path is a string, or (Express) an array of them: `app.post(["/", "/mcp"], h)`.
+    // The path is a string, or (Express) an array of them: `app.post(["/", "/mcp"], h)`;
+    // `*` is every path (Hono's `app.use("*", mw)`, Express's `app.all("*", h)`).
     let route_path = |a: &Node| match a.kind() {
-        "string" => unquote(ctx.text(*a)).starts_with('/'),
+        "string" => {
+            let path = unquote(ctx.text(*a));
+            path.starts_with('/') || path == "*"
+        }
         "array" => {
             let items = children(*a);
             !items.is_empty()
