@@ -75,12 +75,6 @@ pub fn run(v: &ServerView) -> Verdict {
         };
         let problem = match answer {
             HttpAnswer::Response(h) => note(judge(h)),
-            // Responses held together by a join: one that is wrong is a witness; the
-            // right ones prove nothing (another answer may have been left out).
-            HttpAnswer::OneOf(hs) => {
-                let wrong = hs.iter().map(|h| judge(h)).find(|j| matches!(j, Judged::Problem(..)));
-                note(wrong.unwrap_or(Judged::Unknown(None)))
-            }
             HttpAnswer::Reply(r) => Some((r.at(), "answers a notification with HTTP 200 and a JSON-RPC body".to_string())),
             // A framework that sends nothing then (http.server): no answer to judge.
             HttpAnswer::Nothing(entry) if v.prog.function(*entry).http_silent_unanswered => None,

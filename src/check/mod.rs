@@ -480,12 +480,6 @@ impl ProbeRun {
                     }))
                 }
                 (_, Value::Null, None) => HttpAnswer::Nothing(path.entry),
-                // Paths joined with different responses in hand: one of them.
-                (_, Value::Unknown(parts), None)
-                    if parts.len() > 1 && parts.iter().all(|p| p.as_http().is_some()) =>
-                {
-                    HttpAnswer::OneOf(parts.iter().filter_map(Value::as_http).collect())
-                }
                 _ => HttpAnswer::Unknown,
             };
             out.push((path, answer));
@@ -579,11 +573,6 @@ pub enum HttpAnswer {
     Reply(Rc<Reply>),
     /// The handler returned nothing.
     Nothing(FnId),
-    /// Responses the path may give, held together where paths were joined (see
-    /// [`crate::interp`]'s joins). Others may have been left out of the join (a
-    /// value of no interest, such as `None`), so one of them may witness an answer
-    /// but together they never show that every answer is right.
-    OneOf(Vec<Rc<HttpValue>>),
     Unknown,
 }
 
@@ -970,7 +959,7 @@ impl<'p, 'a> ServerView<'p, 'a> {
                     .as_ref()
                     .is_some_and(|b| b.first_reply().is_some() || matches!(b, Value::Unknown(_))),
                 HttpAnswer::Nothing(_) => false,
-                HttpAnswer::Reply(_) | HttpAnswer::OneOf(_) | HttpAnswer::Unknown => true,
+                HttpAnswer::Reply(_) | HttpAnswer::Unknown => true,
             };
             let streams = !path.output_is_body
                 && path.outcome.effects.iter().any(|e| match e {

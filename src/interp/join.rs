@@ -44,13 +44,25 @@ macro_rules! decided {
 
 decided!(State, Outcome);
 
-/// Whether two paths may be joined: everything but their variables agrees.
+/// Whether two paths may be joined: everything but their variables agrees, and no
+/// variable holds an HTTP response on one path that the other does not hold there
+/// (an answer chosen on each path, SSE or JSON: joined, what goes out is unknown).
 fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
+        && !answers_apart(a, b)
         && a.yielded.is_some() == b.yielded.is_some()
         && a.version_checked == b.version_checked
         && a.heard == b.heard
         && a.decisions() == b.decisions()
+}
+
+fn answers_apart(a: &State, b: &State) -> bool {
+    let answer = |v: &Value| match v {
+        Value::Variant(_, Some(inner)) => inner.as_http().is_some(),
+        other => other.as_http().is_some(),
+    };
+    a.env.iter().any(|(name, v)| answer(v) && b.env.get(name) != Some(v))
+        || b.env.iter().any(|(name, v)| answer(v) && a.env.get(name) != Some(v))
 }
 
 /// Like [`same_course`], but paths that have ended are joined only when they ended
