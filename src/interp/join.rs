@@ -45,8 +45,9 @@ macro_rules! decided {
 decided!(State, Outcome);
 
 /// Whether two paths may be joined: everything but their variables agrees, and no
-/// variable holds an HTTP response on one path that the other does not hold there
-/// (an answer chosen on each path, SSE or JSON: joined, what goes out is unknown).
+/// variable holds different HTTP responses on the two (an answer chosen on each
+/// path, SSE or JSON: joined, what goes out is unknown). A response on one and
+/// none on the other (`err = validate(); if err: return err`) still join.
 fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
         && !answers_apart(a, b)
@@ -61,8 +62,7 @@ fn answers_apart(a: &State, b: &State) -> bool {
         Value::Variant(_, Some(inner)) => inner.as_http().is_some(),
         other => other.as_http().is_some(),
     };
-    a.env.iter().any(|(name, v)| answer(v) && b.env.get(name) != Some(v))
-        || b.env.iter().any(|(name, v)| answer(v) && a.env.get(name) != Some(v))
+    a.env.iter().any(|(name, v)| answer(v) && b.env.get(name).is_some_and(|w| answer(w) && w != v))
 }
 
 /// Like [`same_course`], but paths that have ended are joined only when they ended
