@@ -64,6 +64,21 @@ pub fn run(v: &ServerView) -> Verdict {
     if (good.is_some() || unreadable.is_some()) && findings.iter().all(|f| conditional(f) || at_fallback(f)) {
         findings.clear();
     }
+    // Errors only, each sent with an HTTP status the scan cannot compute (`status ||
+    // 400` of a session check it could not follow): an error status there refuses the
+    // request before any handler (no session yet), which says nothing of how ping is
+    // answered once it is accepted.
+    let unsure = run.unsure_replies();
+    if good.is_none()
+        && unreadable.is_none()
+        && !findings.is_empty()
+        && findings.iter().all(|f| conditional(f) && unsure.contains(&f.span))
+    {
+        return Verdict::skip(format!(
+            "`ping` gets an error only in HTTP answers whose status the scan cannot compute ({}): an error status would refuse the request, not answer ping",
+            v.at(findings[0].span)
+        ));
+    }
     // An internal or server error (-32603, -32000..-32099), or an envelope refused
     // (-32600) for a well-formed probe, says the server failed on the paths followed (a
     // response a middleware chain was to fill, a backend), not how ping is answered:

@@ -9,6 +9,9 @@ use crate::parse::Fields;
 use frameworks::{RESPONSE_OBJECTS, ROUTE_METHODS};
 use tree_sitter::Node;
 
+/// How a JavaScript `Symbol` is written as a value: text no message or name holds.
+const SYMBOL: &str = "mcp-conform/symbol:";
+
 /// Methods that register a handler under a method name: `handlers.set("ping", onPing)`.
 const REGISTER_METHODS: &[&str] = &["set", "register", "on", "method", "addMethod", "handle", "addHandler"];
 /// Events whose callbacks receive standard input lines: `rl.on("line", cb)`.
@@ -1967,6 +1970,12 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         // `await Promise.all(list)`: the list's values, once each promise settles.
         "Promise.all" if args.len() == 1 => return args.into_iter().next().unwrap_or_else(Expr::unknown),
+        // `Symbol("paused")`: a value equal only to itself (a sentinel a handler returns
+        // to say it answered on its own); `Symbol.for("k")`, the same for the same key.
+        "Symbol" => return Expr::Str(format!("{SYMBOL}{}:{}", span.line, span.column)),
+        "Symbol.for" if let Some(Expr::Str(key)) = args.first() => {
+            return Expr::Str(format!("{SYMBOL}for:{key}"));
+        }
         // `Boolean(x)`: the truthiness of `x`, as `!!x`.
         "Boolean" if args.len() == 1 => {
             let x = args.into_iter().next().unwrap_or_else(Expr::unknown);
