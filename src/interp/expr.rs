@@ -429,7 +429,23 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Expr::Try { body, handler, binding } => {
                 let mut out = Vec::new();
-                for s in self.exec_block(st, body) {
+                let before = (!st.saw_message).then(|| st.clone());
+                let done = self.exec_block(st, body);
+                // A body that ends every path before the message is read (`try { return
+                // serveStaticFile(path) } catch { .. }`) leaves the message to its handler:
+                // what throws there (a file not found) is outside the scanned code, so
+                // the handler runs too, from the state the body began with.
+                if let Some(mut h) = before
+                    && done.iter().any(|s| matches!(s.status, Status::Returned(_)))
+                    && done.iter().all(|s| !s.saw_message && !s.running())
+                    && !done.iter().any(|s| matches!(s.status, Status::Raised(_)))
+                {
+                    if let Some(b) = binding {
+                        h.env.insert(b.clone(), Value::unknown());
+                    }
+                    out.extend(self.exec_block(h, handler).into_iter().map(|s| (s, Value::Null)));
+                }
+                for s in done {
                     if let Status::Raised(v) = &s.status {
                         let mut h = s.clone();
                         h.status = Status::Running;
