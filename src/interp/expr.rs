@@ -435,10 +435,16 @@ impl<'p, 'a> Interp<'p, 'a> {
                 // serveStaticFile(path) } catch { .. }`) leaves the message to its handler:
                 // what throws there (a file not found) is outside the scanned code, so
                 // the handler runs too, from the state the body began with.
+                // (Not a body that returns what it built from the message, a reply encoded
+                // before its id was ever tested.)
+                let static_answer = |s: &State| match &s.status {
+                    Status::Returned(v) => v.first_reply().is_none() && (v.as_http().is_some() || !v.interesting()),
+                    _ => false,
+                };
                 if let Some(mut h) = before
                     && done.iter().any(|s| matches!(s.status, Status::Returned(_)))
                     && done.iter().all(|s| !s.saw_message && !s.running())
-                    && !done.iter().any(|s| matches!(s.status, Status::Raised(_)))
+                    && done.iter().all(static_answer)
                 {
                     if let Some(b) = binding {
                         h.env.insert(b.clone(), Value::unknown());
