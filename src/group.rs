@@ -79,6 +79,9 @@ pub struct Evidence {
     /// only `initialized`): the MCP servers next to it in the same folder tree. It
     /// counts only while one of them does.
     pub beside: Vec<Span>,
+    /// It answers `initialize` as another protocol does (the Agent Client Protocol's
+    /// result, see [`ACP_INITIALIZE_MEMBERS`]): no MCP server, wherever it sits.
+    pub other_protocol: bool,
 }
 
 impl Evidence {
@@ -101,13 +104,37 @@ pub fn reads_method(prog: &Program, server: &Server) -> bool {
     found
 }
 
-/// The first object with a `protocolVersion` member built by one of `members`.
+/// Members of the Agent Client Protocol's `initialize` result, which also carries a
+/// `protocolVersion`: an editor's agent server, not an MCP server.
+const ACP_INITIALIZE_MEMBERS: &[&str] = &["agentCapabilities", "agentInfo", "authMethods"];
+
+/// Whether an object's members are those of the Agent Client Protocol's `initialize`
+/// result (its Go struct fields, `AgentCapabilities`, named alike).
+fn acp_initialize(entries: &[(String, Expr)]) -> bool {
+    entries.iter().any(|(k, _)| ACP_INITIALIZE_MEMBERS.iter().any(|a| k.eq_ignore_ascii_case(a)))
+}
+
+/// Whether one of `members` builds the Agent Client Protocol's `initialize` result.
+fn builds_acp_initialize(prog: &Program, members: &[FnId]) -> bool {
+    let mut found = false;
+    for &m in members {
+        walk_block(&prog.function(m).body, &mut |e| {
+            found |= matches!(e, Expr::Object { entries, .. } if acp_initialize(entries));
+        });
+    }
+    found
+}
+
+/// The first object with a `protocolVersion` member built by one of `members` (not
+/// the Agent Client Protocol's, see [`ACP_INITIALIZE_MEMBERS`]).
 fn protocol_version_object(prog: &Program, members: &[FnId]) -> Option<Span> {
     let mut found: Option<Span> = None;
     for &m in members {
         walk_block(&prog.function(m).body, &mut |e| {
             let span = match e {
-                Expr::Object { entries, span } if entries.iter().any(|(k, _)| k == "protocolVersion") => {
+                Expr::Object { entries, span }
+                    if entries.iter().any(|(k, _)| k == "protocolVersion") && !acp_initialize(entries) =>
+                {
                     *span
                 }
                 _ => return,
@@ -1464,6 +1491,7 @@ pub fn servers(prog: &Program) -> Vec<Server> {
             methods: methods.iter().filter(|m| MCP_SPECIFIC_METHODS.contains(&m.as_str())).cloned().collect(),
             protocol_version: protocol_version_object(prog, &members),
             beside: Vec::new(),
+            other_protocol: builds_acp_initialize(prog, &members),
         };
         let entries: Vec<Entry> = entries
             .into_iter()
@@ -1571,7 +1599,10 @@ pub fn servers(prog: &Program) -> Vec<Server> {
     let tasks_only = |s: &Server| {
         !s.methods.is_empty() && s.methods.iter().all(|m| m.starts_with(crate::model::SHARED_TASKS_PREFIX))
     };
-    out.retain(|s| s.evidence.speaks_mcp() || (!s.evidence.beside.is_empty() && !tasks_only(s)));
+    out.retain(|s| {
+        s.evidence.speaks_mcp()
+            || (!s.evidence.beside.is_empty() && !tasks_only(s) && !s.evidence.other_protocol)
+    });
     // A route that takes `tools/call` alone and refuses every other method itself (its
     // dispatch writes "method not found", a legacy `POST /mcp/call` kept beside the MCP
     // endpoint) is a side door of the server whose endpoint handles `initialize` in the

@@ -2091,6 +2091,19 @@ impl<'a> Program<'a> {
         self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
     }
 
+    /// Whether `name` is a variable or parameter of function `id` or, in a closure, of
+    /// a function around it (`go func() { server.Serve(l) }()` on the caller's `server`).
+    fn holds_value_around(&self, id: FnId, name: &str) -> bool {
+        let mut f = Some(id);
+        while let Some(here) = f {
+            if self.holds_value(here, name) {
+                return true;
+            }
+            f = self.capturing_function(here);
+        }
+        false
+    }
+
     /// Whether `name` in function `id` is a variable holding a value: one of its own
     /// or, in a closure, one of a function around it; not a parameter, and not a
     /// function bound to the name there (see [`Program::resolve`]).
@@ -2218,7 +2231,7 @@ impl<'a> Program<'a> {
         let typed = owner.starts_with(|c: char| c.is_ascii_uppercase());
         // `request.get(..)` on a parameter or a variable: a method of the value.
         let head = qualifier.split(['.', ':', '-']).next().unwrap_or("").trim_start_matches('$');
-        let on_value = !qualifier.is_empty() && !callee.contains("::") && self.holds_value(from, head);
+        let on_value = !qualifier.is_empty() && !callee.contains("::") && self.holds_value_around(from, head);
         // Rust: `value.f()` calls a method taking `self`, never an associated function;
         // `module::f()` (a lowercase path) a free function, never a type's.
         let rust = caller.language == Language::Rust;
@@ -2962,6 +2975,26 @@ mod tests {
         let read = (0..prog.functions.len()).find(|&i| prog.function(i).name == "read").expect("read");
         assert!(prog.global("line", read).is_none(), "another function's local");
         assert!(prog.global("TABLE", read).is_some(), "a static of the file");
+    }
+
+    /// `go func() { server.Serve(l) }()` on the caller's `server` (an `http.Server`)
+    /// calls that value's method, never the package's own function `Serve`.
+    #[test]
+    fn go_method_call_in_a_closure_on_the_callers_value_is_no_package_function() {
+        use crate::model::Language;
+        let src = b"package mcp\n\nfunc Serve(in io.Reader) error {\n\treturn nil\n}\n\nfunc Login(l net.Listener) {\n\tserver := &http.Server{}\n\tgo func() { _ = server.Serve(l) }()\n\tServe(nil)\n}\n";
+        let grammar = crate::parse::Grammar::of(Language::Go, std::path::Path::new("s.go"));
+        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
+        let files = vec![
+            crate::lower::lower(Language::Go, "s.go", src, &tree, 0, &Default::default()).expect("lowers"),
+        ];
+        let prog = super::Program::new(&files);
+        let login = (0..prog.functions.len()).find(|&i| prog.function(i).name == "Login").expect("Login");
+        let closure = (0..prog.functions.len())
+            .find(|&i| crate::lower::is_anonymous(&prog.function(i).name))
+            .expect("the goroutine's closure");
+        assert!(prog.resolve("server.Serve", closure).is_none(), "the http.Server's method");
+        assert!(prog.resolve("Serve", login).is_some(), "the package's function, called bare");
     }
 
     #[test]
