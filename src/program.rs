@@ -2093,6 +2093,7 @@ impl<'a> Program<'a> {
 
     /// Whether `name` is a variable or parameter of function `id` or, in a closure, of
     /// a function around it (`go func() { server.Serve(l) }()` on the caller's `server`).
+    /// Read for Go only (see [`Program::resolve`]).
     fn holds_value_around(&self, id: FnId, name: &str) -> bool {
         let mut f = Some(id);
         while let Some(here) = f {
@@ -2231,7 +2232,15 @@ impl<'a> Program<'a> {
         let typed = owner.starts_with(|c: char| c.is_ascii_uppercase());
         // `request.get(..)` on a parameter or a variable: a method of the value.
         let head = qualifier.split(['.', ':', '-']).next().unwrap_or("").trim_start_matches('$');
-        let on_value = !qualifier.is_empty() && !callee.contains("::") && self.holds_value_around(from, head);
+        // (In Go a closure's `server.Serve(l)` on the caller's `server` too: a Go value
+        // is never a package, where a JavaScript or Python one may hold a module.)
+        let on_value = !qualifier.is_empty()
+            && !callee.contains("::")
+            && if caller.language == Language::Go {
+                self.holds_value_around(from, head)
+            } else {
+                self.holds_value(from, head)
+            };
         // Rust: `value.f()` calls a method taking `self`, never an associated function;
         // `module::f()` (a lowercase path) a free function, never a type's.
         let rust = caller.language == Language::Rust;
