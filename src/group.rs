@@ -1164,12 +1164,19 @@ pub fn servers(prog: &Program) -> Vec<Server> {
         let imported = |file: &FileFacts, h: &String| {
             f.owner.is_none() && h.contains('.') && prog.imports(file, &home.path)
         };
+        // `app.post("/mcp", this.handle)` in a class's own code: its method.
+        let own_method = |file: &FileFacts, h: &String| {
+            f.owner.is_some()
+                && file.path == home.path
+                && ["this.", "self."].iter().any(|p| h.strip_prefix(p) == Some(f.name.as_str()))
+        };
         handlers.get(f.name.as_str()).is_some_and(|named_here| {
             // A function the mounting file imports by name is mounted wherever it sits
             // (`exports.handler = netlifyHandler` with `netlifyHandler` required).
             named_here.iter().any(|(file, h)| {
                 (named(h) && (prog.related(file, home) || prog.imports(file, &home.path)))
                     || (imported(file, h) && prog.related(file, home))
+                    || own_method(file, h)
             })
         })
     };

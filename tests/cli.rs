@@ -562,3 +562,19 @@ fn a_file_named_by_an_absolute_path_is_reported_by_that_path() {
     assert_eq!(report["servers"][0]["path"], absolute);
     assert_eq!(report["servers"][0]["checks"][0]["findings"][0]["path"], absolute);
 }
+
+/// A pass names the line that decided it: the route's 202, not a read of another
+/// service's answer (`response.json()` on what `fetch` returned) made before it.
+#[test]
+fn a_202_pass_names_the_routes_answer_not_a_fetch_read() {
+    let (report, _) = json_report(&["fixtures/javascript/fetch_response_read", "--no-config"]);
+    let check = report["servers"][0]["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["id"] == "ab-001835/http-notification-202")
+        .expect("the 202 check");
+    assert_eq!(check["verdict"], "pass");
+    let reason = check["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("server.mjs:34"), "decided by the route's 202: {reason}");
+}

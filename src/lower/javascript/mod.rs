@@ -36,6 +36,9 @@ struct Js {
     /// Names assigned by an assignment expression (`_db = drizzle(..)`), anywhere,
     /// with the instance assigned when the value is one built with `new`.
     assigned: Vec<(String, Option<Expr>)>,
+    /// Locals bound to a method (`const bound = this.handle.bind(this)`), with the
+    /// method as written (`this.handle`).
+    bound_methods: Vec<(String, String)>,
     /// The answer builders the function being lowered destructures from its context
     /// parameter (see [`frameworks::CONTEXT_RESPONDERS`]).
     context_responders: Vec<String>,
@@ -57,6 +60,7 @@ pub fn lower_file(ctx: &mut Ctx, root: Node, facts: &mut FileFacts) {
         route_answer: None,
         event_handler_next: false,
         assigned: Vec::new(),
+        bound_methods: Vec::new(),
         context_responders: Vec::new(),
         function_app: false,
         function_app_next: false,
@@ -590,6 +594,14 @@ fn declarator(ctx: &mut Ctx, js: &mut Js, d: Node, facts: &mut FileFacts, out: &
         return;
     }
     let target = ctx.text(name).to_string();
+    // `const bound = this.handle.bind(this)`: a name for the method, which a route
+    // registration may be handed (`app.post("/mcp", bound)`).
+    if name.kind() == "identifier"
+        && let Some(method) = bound_method(ctx, value)
+    {
+        let method = callable_name(ctx, js, method, facts);
+        js.bound_methods.push((target.clone(), method));
+    }
     // `const handle = async (msg) => {...}` names the function; so does
     // `export const mcpHandler = httpAction(async (ctx, request) => {...})`: a wrapper
     // handed one function (Convex `httpAction`, h3 `defineEventHandler`, an auth
@@ -825,9 +837,22 @@ fn routed(ctx: &Ctx, mut node: Node) -> bool {
 /// The name a callable expression can be called by: an identifier, or a new function.
 fn callable_name(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts) -> String {
     match expr(ctx, js, node, facts) {
+        Expr::Var(name) if let Some((_, method)) = js.bound_methods.iter().find(|(n, _)| *n == name) => {
+            method.clone()
+        }
         Expr::FnRef(name) | Expr::Var(name) => name,
         _ => ctx.text(node).to_string(),
     }
+}
+
+/// `this.handle.bind(this)`: the method bound (`this.handle`).
+fn bound_method<'t>(ctx: &Ctx, value: Node<'t>) -> Option<Node<'t>> {
+    let function = value.field("function").filter(|_| value.kind() == "call_expression")?;
+    let bound = function.field("object").filter(|_| {
+        function.kind() == "member_expression"
+            && function.field("property").is_some_and(|p| ctx.text(p) == "bind")
+    })?;
+    (bound.kind() == "member_expression").then_some(bound)
 }
 
 fn class(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts, out: &mut Block) {
@@ -1795,6 +1820,14 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
             let path = unquote(ctx.text(*a));
             path.starts_with('/') || path == "*"
         }
+        // `prefix + "/mcp"`, `${base}/mcp`: a path under a prefix the app is given.
+        "binary_expression" => {
+            a.field("right").is_some_and(|r| r.kind() == "string" && unquote(ctx.text(r)).starts_with('/'))
+        }
+        "template_string" => {
+            let text = ctx.text(*a).trim_matches('`');
+            text.starts_with('/') || text.split_once('}').is_some_and(|(_, rest)| rest.starts_with('/'))
+        }
         "array" => {
             let items = children(*a);
             !items.is_empty()
@@ -2080,6 +2113,11 @@ fn http_answer(
     // line break before its first dot.)
     let root = receiver_text.split(['.', '(']).next().unwrap_or("").trim_end();
     if !RESPONSE_OBJECTS.contains(&root) {
+        return None;
+    }
+    // `response.json()`, `response.text()` with nothing to send: the Fetch API's
+    // reads of a response received (`const response = await fetch(url)`), not a write.
+    if matches!(last, "json" | "text") && args.is_empty() {
         return None;
     }
     // A chained status: `res.status(202).send()` / `reply.code(202).send()`, and
