@@ -3477,15 +3477,13 @@ fn builtin(callee: &str, args: &[Value], span: Span) -> Option<Value> {
             Some(Value::Bool(!matches!(v, Value::Null | Value::NoId)))
         }
         (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
-            // A value the scan does not know that is tested so is taken for the
-            // incoming message (a helper's parameter): one object, as every probe is.
+            // The message is one object, as every probe is. A value the scan does not
+            // know (a list inside a configuration literal kept shallow, see [`shallow`])
+            // may be of any kind: the test is not decided.
             let kind_of = match v {
                 Value::Array(_) => "list",
-                Value::Message
-                | Value::Object(_)
-                | Value::Reply(_)
-                | Value::Instance(..)
-                | Value::Unknown(_) => "object",
+                Value::Unknown(_) => return None,
+                Value::Message | Value::Object(_) | Value::Reply(_) | Value::Instance(..) => "object",
                 _ => "scalar",
             };
             Some(Value::Bool(kind_of == kind))
