@@ -3477,13 +3477,15 @@ fn builtin(callee: &str, args: &[Value], span: Span) -> Option<Value> {
             Some(Value::Bool(!matches!(v, Value::Null | Value::NoId)))
         }
         (crate::lower::IS_KIND, [v, Value::Str(kind)]) => {
-            // The message is one object, as every probe is. A value the scan does not
-            // know (a list inside a configuration literal kept shallow, see [`shallow`])
-            // may be of any kind: the test is not decided.
+            // A value the scan does not know that is tested so is taken for the
+            // incoming message (a helper's parameter): one object, as every probe is.
             let kind_of = match v {
                 Value::Array(_) => "list",
-                Value::Unknown(_) => return None,
-                Value::Message | Value::Object(_) | Value::Reply(_) | Value::Instance(..) => "object",
+                Value::Message
+                | Value::Object(_)
+                | Value::Reply(_)
+                | Value::Instance(..)
+                | Value::Unknown(_) => "object",
                 _ => "scalar",
             };
             Some(Value::Bool(kind_of == kind))
