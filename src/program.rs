@@ -2968,18 +2968,20 @@ mod tests {
         assert!(!python_module_is("app/legacy/handlers.py", ".handlers", "app/rpc/server.py"));
     }
 
+    /// One file of `language`, parsed and lowered.
+    fn lowered(language: crate::model::Language, path: &str, src: &[u8]) -> Vec<crate::model::FileFacts> {
+        let grammar = crate::parse::Grammar::of(language, std::path::Path::new(path));
+        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
+        vec![crate::lower::lower(language, path, src, &tree, 0, &Default::default()).expect("lowers")]
+    }
+
     /// A Rust function's local (`let line = json!({..}).to_string()` in a progress
     /// helper) is no name another function can read: a read loop's `line` the
     /// analysis could not bind must not take the helper's value.
     #[test]
     fn rust_function_locals_are_no_names_of_the_file() {
-        use crate::model::Language;
         let src = b"fn emit(tx: &Tx) {\n    let line = json!({\"method\": \"notifications/progress\"}).to_string();\n    tx.send(line);\n}\nfn read() -> usize {\n    line.len()\n}\nstatic TABLE: Table = Table { size: 3 };\n";
-        let grammar = crate::parse::Grammar::of(Language::Rust, std::path::Path::new("s.rs"));
-        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
-        let files = vec![
-            crate::lower::lower(Language::Rust, "s.rs", src, &tree, 0, &Default::default()).expect("lowers"),
-        ];
+        let files = lowered(crate::model::Language::Rust, "s.rs", src);
         let prog = super::Program::new(&files);
         let read = (0..prog.functions.len()).find(|&i| prog.function(i).name == "read").expect("read");
         assert!(prog.global("line", read).is_none(), "another function's local");
@@ -2990,13 +2992,8 @@ mod tests {
     /// calls that value's method, never the package's own function `Serve`.
     #[test]
     fn go_method_call_in_a_closure_on_the_callers_value_is_no_package_function() {
-        use crate::model::Language;
         let src = b"package mcp\n\nfunc Serve(in io.Reader) error {\n\treturn nil\n}\n\nfunc Login(l net.Listener) {\n\tserver := &http.Server{}\n\tgo func() { _ = server.Serve(l) }()\n\tServe(nil)\n}\n";
-        let grammar = crate::parse::Grammar::of(Language::Go, std::path::Path::new("s.go"));
-        let tree = crate::parse::parse(grammar, src, std::time::Duration::from_secs(5)).expect("parses");
-        let files = vec![
-            crate::lower::lower(Language::Go, "s.go", src, &tree, 0, &Default::default()).expect("lowers"),
-        ];
+        let files = lowered(crate::model::Language::Go, "s.go", src);
         let prog = super::Program::new(&files);
         let login = (0..prog.functions.len()).find(|&i| prog.function(i).name == "Login").expect("Login");
         let closure = (0..prog.functions.len())
