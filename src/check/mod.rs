@@ -345,14 +345,14 @@ impl ProbeRun {
             .min()
     }
 
-    /// For a notification: the first reply left out of [`ProbeRun::replies`] because the
-    /// HTTP status it goes out with cannot be computed.
     /// Where the replies are built that go out in an HTTP answer whose status the scan
     /// cannot compute (an error status would make them a refusal), for any probe.
     pub fn unsure_replies(&self) -> Vec<Span> {
         self.paths.iter().flat_map(|p| p.sent().1).map(|r| r.at()).collect()
     }
 
+    /// For a notification: the first reply left out of [`ProbeRun::replies`] because the
+    /// HTTP status it goes out with cannot be computed.
     pub fn unsure(&self) -> Option<Span> {
         if !self.notification {
             return None;

@@ -71,12 +71,12 @@ pub fn run(v: &ServerView) -> Verdict {
     let unsure = run.unsure_replies();
     if good.is_none()
         && unreadable.is_none()
-        && !findings.is_empty()
+        && let Some(first) = findings.first()
         && findings.iter().all(|f| conditional(f) && unsure.contains(&f.span))
     {
         return Verdict::skip(format!(
             "`ping` gets an error only in HTTP answers whose status the scan cannot compute ({}): an error status would refuse the request, not answer ping",
-            v.at(findings[0].span)
+            v.at(first.span)
         ));
     }
     // An internal or server error (-32603, -32000..-32099), or an envelope refused

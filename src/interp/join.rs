@@ -50,11 +50,11 @@ decided!(State, Outcome);
 /// none on the other (`err = validate(); if err: return err`) still join.
 fn same_course(a: &State, b: &State) -> bool {
     a.status == b.status
-        && !answers_apart(a, b)
         && a.yielded.is_some() == b.yielded.is_some()
         && a.version_checked == b.version_checked
         && a.heard == b.heard
         && a.decisions() == b.decisions()
+        && !answers_apart(a, b)
 }
 
 fn answers_apart(a: &State, b: &State) -> bool {
