@@ -2091,34 +2091,22 @@ impl<'a> Program<'a> {
         self.values[id].binary_search(&name.trim_start_matches('$')).is_ok()
     }
 
-    /// Whether `name` is a variable or parameter of function `id` or, in a closure, of
-    /// a function around it (`go func() { server.Serve(l) }()` on the caller's `server`).
-    /// Read for Go only (see [`Program::resolve`]).
-    fn holds_value_around(&self, id: FnId, name: &str) -> bool {
-        let mut f = Some(id);
-        while let Some(here) = f {
-            if self.holds_value(here, name) {
-                return true;
-            }
-            f = self.capturing_function(here);
-        }
-        false
+    /// The innermost function of `id`'s scopes that holds `name` as a variable or
+    /// parameter: `id` itself or, in a closure, a function around it.
+    fn scope_holding(&self, id: FnId, name: &str) -> Option<FnId> {
+        std::iter::successors(Some(id), |&here| self.capturing_function(here))
+            .find(|&here| self.holds_value(here, name))
     }
 
     /// Whether `name` in function `id` is a variable holding a value: one of its own
     /// or, in a closure, one of a function around it; not a parameter, and not a
     /// function bound to the name there (see [`Program::resolve`]).
     fn holds_local_value(&self, id: FnId, name: &str) -> bool {
-        let mut f = Some(id);
-        while let Some(here) = f {
-            if self.holds_value(here, name) {
-                return !self.function(here).params.iter().any(|p| p.trim_start_matches('$') == name)
-                    && !self.named(name).iter().any(|&n| self.outer[n] == Some(here))
-                    && !self.binds_function(here, name);
-            }
-            f = self.capturing_function(here);
-        }
-        false
+        self.scope_holding(id, name).is_some_and(|here| {
+            !self.function(here).params.iter().any(|p| p.trim_start_matches('$') == name)
+                && !self.named(name).iter().any(|&n| self.outer[n] == Some(here))
+                && !self.binds_function(here, name)
+        })
     }
 
     /// Whether function `id` binds `name` to a function somewhere (`const send = () =>
@@ -2237,7 +2225,7 @@ impl<'a> Program<'a> {
         let on_value = !qualifier.is_empty()
             && !callee.contains("::")
             && if caller.language == Language::Go {
-                self.holds_value_around(from, head)
+                self.scope_holding(from, head).is_some()
             } else {
                 self.holds_value(from, head)
             };

@@ -2005,7 +2005,7 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         "Promise.all" if args.len() == 1 => return args.into_iter().next().unwrap_or_else(Expr::unknown),
         // `Symbol("paused")`: a value equal only to itself (a sentinel a handler returns
         // to say it answered on its own); `Symbol.for("k")`, the same for the same key.
-        "Symbol" => return Expr::Str(format!("{SYMBOL}{}:{}", span.line, span.column)),
+        "Symbol" => return Expr::Str(format!("{SYMBOL}{}:{}:{}", span.file, span.line, span.column)),
         "Symbol.for" if let Some(Expr::Str(key)) = args.first() => {
             return Expr::Str(format!("{SYMBOL}for:{key}"));
         }
