@@ -1423,7 +1423,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             && !method.starts_with("this.")
             && self.resolve_callee(method).is_none()
         {
-            let method = method.clone();
+            // (`process.stdout.write` by another name writes to standard output.)
+            let method = if crate::lower::writes_stdout(method) {
+                crate::lower::PRINT.to_string()
+            } else {
+                method.clone()
+            };
             return self.eval_call_inner(st, &method, None, args, span);
         }
         if self.prog.knowledge.is_notification_test(callee) {

@@ -32,6 +32,16 @@ pub const EMIT: &str = "mcp-conform/emit";
 /// channel of a server on stdio, a log line on the terminal of one serving HTTP.
 pub const PRINT: &str = "mcp-conform/print";
 
+/// Writes to the process's standard output through its stream object, by the name
+/// the code calls them (`process.stdout.write(line)`, `sys.stdout.write(line)`,
+/// Go's `os.Stdout.WriteString(line)`): what [`PRINT`] stands for.
+pub fn writes_stdout(callee: &str) -> bool {
+    matches!(
+        callee,
+        "process.stdout.write" | "sys.stdout.write" | "os.Stdout.Write" | "os.Stdout.WriteString"
+    )
+}
+
 /// The callee of a call the lowering makes up for a status set on a response that
 /// lends it to the body the handler returns (its one argument, an HTTP answer
 /// holding only the status).

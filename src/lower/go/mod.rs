@@ -1347,7 +1347,7 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         // `fmt.Printf(`{"jsonrpc":"2.0","id":%s}`+"\n", id)`: the JSON it writes.
         "fmt.Printf" | "fmt.Fprintf" => {
             let at = usize::from(callee == "fmt.Fprintf");
-            let written = if at == 0 { super::PRINT } else { super::EMIT };
+            let written = if at == 0 || to_stdout(ctx, &arg_nodes) { super::PRINT } else { super::EMIT };
             // `fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\n\r\n%s", code, text, body)`.
             if let Some(answer) = raw_answer(args.get(at), &args[(at + 1).min(args.len())..], span, facts) {
                 return Expr::Call { callee: super::EMIT.into(), receiver: None, args: vec![answer], span };
@@ -1363,7 +1363,12 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
             return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
         }
         "fmt.Fprintln" | "fmt.Fprint" => {
-            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
+            let written = if to_stdout(ctx, &arg_nodes) { super::PRINT } else { super::EMIT };
+            return Expr::Call { callee: written.into(), receiver: None, args, span };
+        }
+        // `os.Stdout.WriteString(line)`: standard output.
+        c if super::writes_stdout(c) => {
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
         }
         // `fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, body)`: the JSON it builds.
         "fmt.Sprintf" => {
@@ -1616,4 +1621,10 @@ fn raw_answer(
     let answer = super::raw_http::response(super::printf_pieces(format, values.to_vec())?, span)?;
     facts.writes_http = true;
     Some(answer)
+}
+
+/// Whether a `fmt.Fprint*` call writes to the process's standard output (its writer
+/// is `os.Stdout`).
+fn to_stdout(ctx: &Ctx, arg_nodes: &[Node]) -> bool {
+    arg_nodes.first().is_some_and(|w| ctx.text(*w) == "os.Stdout")
 }

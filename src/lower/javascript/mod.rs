@@ -2027,7 +2027,10 @@ fn call_expression(ctx: &mut Ctx, js: &mut Js, node: Node, facts: &mut FileFacts
         }
         // `console.log` writes to stdout.
         "console.log" | "console.info" => {
-            return Expr::Call { callee: super::EMIT.into(), receiver: None, args, span };
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
+        }
+        c if super::writes_stdout(c) => {
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
         }
         c if frameworks::PROCESS_EXITS.contains(&c) => return super::exit(None, span),
         _ => {}

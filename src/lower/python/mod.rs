@@ -1693,8 +1693,12 @@ fn call_expr(ctx: &mut Ctx, node: Node) -> Expr {
             args.extend(keywords.into_iter().map(|(name, v)| Expr::Named { name, value: Box::new(v) }));
             return Expr::Call { callee, receiver: None, args, span };
         }
-        // `print(line)` with no `file=`: the process's standard output.
+        // `print(line)` with no `file=`, `sys.stdout.write(line)`: the process's
+        // standard output.
         "print" if receiver.is_none() && !keywords.iter().any(|(k, _)| k == "file") => {
+            return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
+        }
+        c if super::writes_stdout(c) => {
             return Expr::Call { callee: super::PRINT.into(), receiver: None, args, span };
         }
         _ => {}
