@@ -46,6 +46,10 @@ struct GoFactories<'a> {
 /// A struct literal's members, as written.
 type Members<'a> = &'a [(String, Expr)];
 
+/// By function: the type whose struct literal it returns, and which of its parameters
+/// goes to which field (see [`Program::field_factories`]).
+type FieldFactories<'a> = HashMap<FnId, (&'a str, Vec<(usize, String)>)>;
+
 /// Shards of [`Program::resolve`]'s answers: the servers are judged in parallel.
 const RESOLVE_SHARDS: usize = 16;
 
@@ -1957,11 +1961,25 @@ impl<'a> Program<'a> {
                 }
             });
         }
+        let factories = self.field_factories();
+        // Python classes whose fields a generated constructor sets (dataclasses,
+        // pydantic models).
+        let records: HashSet<&str> = self
+            .classes
+            .iter()
+            .filter(|(_, defs)| {
+                defs.iter()
+                    .any(|(file, d)| file.language == crate::model::Language::Python && !d.fields.is_empty())
+            })
+            .map(|(name, _)| *name)
+            .collect();
         let mut out: StoredCallbacks<'a> = HashMap::default();
-        if setters.is_empty() {
+        if setters.is_empty() && factories.is_empty() && records.is_empty() {
             return out;
         }
         let names: HashSet<&str> = setters.keys().map(|&id| self.function(id).name.as_str()).collect();
+        let factory_names: HashSet<&str> =
+            factories.keys().map(|&id| self.function(id).name.as_str()).collect();
         // Constructors that store a parameter (`constructor(handler) { this.handler =
         // handler }`, `__init__`, `__construct`), by their class: `new Transport(handle)`
         // hands `handle` to the field.
@@ -1986,6 +2004,28 @@ impl<'a> Program<'a> {
                     && let Some(stores) = setters.get(&ctor)
                 {
                     self.store_handed(&mut out, caller, ctor, def.name.as_str(), stores, args);
+                }
+                // `Transport(handler=handle)` of a Python dataclass (or pydantic model):
+                // the generated constructor puts each argument into its field.
+                if records.contains(last)
+                    && let Some(def) = self.class(last, caller)
+                    && self.constructor(def, caller).is_none()
+                {
+                    let names: Vec<String> = def.fields.iter().map(|(n, _)| n.clone()).collect();
+                    let stores: Vec<(usize, String)> = names.iter().cloned().enumerate().collect();
+                    let (file, class) = (def.span.file, def.name.as_str());
+                    self.store_handed_at(&mut out, caller, file, class, &stores, args, Some(&names));
+                }
+                // `NewTransport(os.Stdout, m.Handle)`, `Transport::new(handle)`: a factory
+                // putting its parameter into the struct literal it returns; the field of
+                // every file of the type's methods.
+                if factory_names.contains(last)
+                    && let Some(factory) = self.resolve(callee, caller)
+                    && let Some((class, stores)) = factories.get(&factory)
+                {
+                    for &file in &self.method_files(class, factory) {
+                        self.store_handed_at(&mut out, caller, file, class, stores, args, None);
+                    }
                 }
                 if !names.contains(last) {
                     return;
@@ -2021,6 +2061,117 @@ impl<'a> Program<'a> {
         out
     }
 
+    /// Functions that return a struct literal holding one of their parameters in a
+    /// field, by the function: the type and which parameter goes to which field. Go's
+    /// factories (`func NewTransport(out io.Writer, h HandlerFunc) *Transport { return
+    /// &Transport{out: out, handler: h} }`, or the literal bound to a local that is
+    /// returned) and Rust's constructors (`fn new(handler: Handler) -> Self { Self {
+    /// handler } }`, `Box::new(handler)` too).
+    fn field_factories(&self) -> FieldFactories<'a> {
+        use crate::model::Language::{Go, Rust};
+        let mut out: FieldFactories<'a> = HashMap::default();
+        for (id, (file, f)) in self.functions.iter().enumerate() {
+            if !matches!(file.language, Go | Rust) || f.params.is_empty() {
+                continue;
+            }
+            let mut locals: Vec<(&'a str, &'a Expr)> = Vec::new();
+            let mut members: Vec<(&'a str, &'a str, &'a Expr)> = Vec::new();
+            let mut returned: Vec<&'a Expr> = Vec::new();
+            crate::model::walk_statements(&f.body, &mut |st| match st {
+                Stmt::Assign { target, value, .. } if !target.contains(['.', '[']) => {
+                    locals.push((target.as_str(), value))
+                }
+                // `s.handler = h` on the local returned.
+                Stmt::Assign { target, value, .. } => {
+                    if let Some((local, field)) = target.split_once('.')
+                        && !field.contains(['.', '['])
+                    {
+                        members.push((local, field, value));
+                    }
+                }
+                Stmt::Return { value: Some(value), .. } => returned.push(value),
+                _ => {}
+            });
+            // Rust's tail expression.
+            if let Some(Stmt::Yield(value)) = f.body.last() {
+                returned.push(value);
+            }
+            let literal = |e: &'a Expr| -> Option<(&'a str, Vec<(&'a str, &'a Expr)>)> {
+                let (e, local) = match e {
+                    // `s := &Transport{..}; return s`: the local's one binding.
+                    Expr::Var(v) => {
+                        match locals.iter().filter(|(t, _)| t == v).collect::<Vec<_>>().as_slice() {
+                            [(_, bound)] => (*bound, Some(v.as_str())),
+                            _ => return None,
+                        }
+                    }
+                    e => (e, None),
+                };
+                let Expr::Call { callee, args, .. } = e else { return None };
+                if callee != crate::lower::NEW_OBJECT && callee != crate::lower::STRUCT_LITERAL {
+                    return None;
+                }
+                let Some(Expr::Str(class)) = args.first() else { return None };
+                // `Self { .. }` in an `impl`: the type the function belongs to.
+                let class = match class.as_str() {
+                    "Self" => f.owner.as_deref()?,
+                    c => c,
+                };
+                let mut set: Vec<(&'a str, &'a Expr)> = match args.get(1) {
+                    Some(Expr::Object { entries, .. }) => {
+                        entries.iter().map(|(k, v)| (k.as_str(), v)).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                set.extend(members.iter().filter(|(l, ..)| Some(*l) == local).map(|(_, k, v)| (*k, *v)));
+                Some((class, set))
+            };
+            // One type built; a function building several is no factory of one.
+            let built: Vec<(&'a str, Vec<(&'a str, &'a Expr)>)> =
+                returned.into_iter().filter_map(literal).collect();
+            let Some((class, entries)) = built.first() else { continue };
+            let class = *class;
+            if built.iter().any(|(c, _)| *c != class) {
+                continue;
+            }
+            let stores: Vec<(usize, String)> = entries
+                .iter()
+                .filter_map(|&(field, value)| {
+                    let held = match value {
+                        // `handler: Box::new(handler)`, `Arc::new(h)`.
+                        Expr::Call { callee, args, .. }
+                            if matches!(callee.as_str(), "Box::new" | "Arc::new" | "Rc::new") =>
+                        {
+                            args.first()?
+                        }
+                        v => v,
+                    };
+                    let Expr::Var(v) = held else { return None };
+                    Some((f.params.iter().position(|p| p == v)?, field.to_string()))
+                })
+                .collect();
+            if !stores.is_empty() {
+                out.insert(id, (class, stores));
+            }
+        }
+        out
+    }
+
+    /// The files of a type's methods in the folder of `from` (a Go package; the
+    /// file of a Rust `impl` beside its constructor).
+    fn method_files(&self, class: &str, from: FnId) -> Vec<u32> {
+        let home = dir_of(&self.file_of(from).path);
+        let mut files: Vec<u32> = self
+            .functions
+            .iter()
+            .filter(|(file, f)| f.owner.as_deref() == Some(class) && dir_of(&file.path) == home)
+            .map(|(_, f)| f.span.file)
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+
     fn store_handed(
         &self,
         out: &mut StoredCallbacks<'a>,
@@ -2030,8 +2181,33 @@ impl<'a> Program<'a> {
         stores: &[(usize, String)],
         args: &'a [Expr],
     ) {
+        let params = Some(self.function(setter).params.as_slice());
+        self.store_handed_at(out, caller, self.function(setter).span.file, class, stores, args, params);
+    }
+
+    /// [`Program::store_handed`], the fields being those of the type's methods in `file`;
+    /// `params` names the parameters a keyword argument can name (Python's).
+    #[allow(clippy::too_many_arguments)]
+    fn store_handed_at(
+        &self,
+        out: &mut StoredCallbacks<'a>,
+        caller: FnId,
+        file: u32,
+        class: &'a str,
+        stores: &[(usize, String)],
+        args: &'a [Expr],
+        params: Option<&[String]>,
+    ) {
+        // Python's keywords (`Transport(handler=handle)`) name the parameter; the
+        // positions count the arguments before them.
+        let positional: Vec<&'a Expr> = args.iter().filter(|a| !matches!(a, Expr::Named { .. })).collect();
         for (i, field) in stores {
-            let handed = match args.get(*i) {
+            let keyword = params.and_then(|p| p.get(*i));
+            let named = args.iter().find_map(|a| match a {
+                Expr::Named { name, value } if Some(name) == keyword => Some(value.as_ref()),
+                _ => None,
+            });
+            let handed = match named.or_else(|| positional.get(*i).copied()) {
                 Some(Expr::FnRef(name)) => self.resolve(name, caller),
                 // A function's name, or a name bound once to a factory's call (`$handler =
                 // ServerFactory::createHandler($key)`): the function the factory returns.
@@ -2047,7 +2223,7 @@ impl<'a> Program<'a> {
                 Some(Expr::Call { callee, .. }) => self.factory_made(callee, caller),
                 _ => None,
             };
-            let key = (self.function(setter).span.file, class, field.clone());
+            let key = (file, class, field.clone());
             let agreed = agreeing(out.get(&key).copied(), handed);
             out.insert(key, agreed);
         }

@@ -1893,8 +1893,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     Some(made)
                 }
-                // `self.on_message(m)`: the function a setter of the class stored there.
-                None if receiver.is_none()
+                // `self.on_message(m)`: the function a setter of the class stored there
+                // (Go's `t.handler(req)` has its receiver written, `self`).
+                None if receiver.is_none_or(|r| matches!(r, Expr::Var(v) if v == "self" || v == "this"))
+                    && !matches!(recv, Some(Value::Instance(..)))
                     && let Some(field) = crate::model::own_field(callee) =>
                 {
                     self.prog.stored_callback(self.here(), field)

@@ -1321,6 +1321,14 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         .flatten()
         .and_then(|t| crate::lower::type_class(ctx.text(t).trim_start_matches('<').trim_end_matches('>')));
     let func = if func.kind() == "generic_function" { func.field("function").unwrap_or(func) } else { func };
+    // `(self.handler)(&msg)`: a function kept in a field, called as that field.
+    let func = match func.kind() {
+        "parenthesized_expression" => func
+            .named_child(0)
+            .filter(|inner| matches!(inner.kind(), "field_expression" | "identifier"))
+            .unwrap_or(func),
+        _ => func,
+    };
     let callee = ctx.text(func).to_string();
     // `McpResponse::ok(id, v)` after `use crate::protocol::Response as McpResponse`: the
     // type's own name, so that the call resolves to `Response::ok`.
