@@ -422,12 +422,28 @@ impl ProbeRun {
             }
             // A status and a body may be written separately (`WriteHeader(202)`, then
             // `Write(body)`): the answer is the first status with the first body.
+            // A PHP script's status is the last one set before its output starts, and
+            // what it echoes after setting one is the body (`http_response_code(202)`
+            // in a helper that does not end the request, then `echo json_encode($err)`).
             let mut emitted: Option<HttpValue> = None;
             for e in &path.outcome.effects {
                 let Effect::Emit { value, .. } = e else { continue };
-                let Some(h) = value.http() else { continue };
+                let Some(h) = value.http() else {
+                    if path.output_is_body
+                        && let Some(first) = &mut emitted
+                        && first.body.is_none()
+                    {
+                        first.body = Some(value.clone());
+                    }
+                    continue;
+                };
                 match &mut emitted {
                     None => emitted = Some((*h).clone()),
+                    Some(first) if path.output_is_body && first.body.is_none() => {
+                        first.status = h.status.or(first.status);
+                        first.body = h.body.clone();
+                        first.span = h.span;
+                    }
                     Some(first) => {
                         first.status = first.status.or(h.status);
                         if first.body.is_none() {

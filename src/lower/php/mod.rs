@@ -735,6 +735,12 @@ fn anonymous(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
 
 fn expression_statement(ctx: &mut Ctx, e: Node, facts: &mut FileFacts, out: &mut Block) {
     let span = ctx.span(e);
+    // `die;` with no parentheses: the language construct (a bare name to the grammar),
+    // ending the request as `die()` does.
+    if e.kind() == "name" && frameworks::REQUEST_EXITS.contains(&ctx.text(e).to_ascii_lowercase().as_str()) {
+        out.push(Stmt::Expr(exit_with(None, span)));
+        return;
+    }
     // `$buffer .= $line`, `$count += 1`: the variable becomes a value made of what it
     // held and the right side (the scan keeps both parts, as for `$a . $b`).
     if e.kind() == "augmented_assignment_expression"
