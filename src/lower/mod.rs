@@ -1394,6 +1394,11 @@ pub fn call(
     };
     if let Some(recv) = receiver.clone() {
         match name.as_str() {
+            // `object.remove("jsonrpc")` (a serde_json map taken apart), `msg.pop("id",
+            // None)`: the member's value, as a read gives it.
+            "remove" | "pop" if let Some(name) = first_str.as_deref().and_then(message_field) => {
+                return field(Some(recv), name);
+            }
             "get" | "get_str" | "pointer" => {
                 if let Some(name) = first_str.as_deref().and_then(message_field) {
                     return field(Some(recv), name);

@@ -684,8 +684,12 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         }
         "field_expression" => {
             let field = node.field("field").map(|f| ctx.text(f)).unwrap_or("");
-            // `self.protocol_version` is the server's own field, never the message's.
-            let own = node.field("value").is_some_and(|v| ctx.text(v) == "self");
+            // `self.protocol_version`, `self.metadata.protocol_version`: the server's own
+            // state, never the message's.
+            let own = node.field("value").is_some_and(|v| {
+                let v = ctx.text(v);
+                v == "self" || v.starts_with("self.")
+            });
             if let Some(f) = message_field(field).filter(|_| !own) {
                 let object = node.field("value").map(|v| expr(ctx, v, facts));
                 return crate::lower::field(object, f);
@@ -832,6 +836,20 @@ fn expr_inner(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         "assignment_expression" | "compound_assignment_expr" => {
             let target = node.field("left").map(|l| ctx.text(l).to_string()).unwrap_or_default();
             let value = sub(ctx, node, "right", facts);
+            // `*response.status_mut() = StatusCode::ACCEPTED`: the response's status set.
+            if let Some(held) = target
+                .strip_prefix('*')
+                .and_then(|t| t.strip_suffix(".status_mut()"))
+                .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.'))
+            {
+                let set = Expr::Call {
+                    callee: "status".into(),
+                    receiver: Some(Box::new(Expr::Var(held.to_string()))),
+                    args: vec![value],
+                    span,
+                };
+                return Expr::Block(vec![Stmt::Assign { target: held.to_string(), value: set, span }]);
+            }
             let mut stmts = Vec::new();
             if is_initialized_flag(&target) && matches!(value, Expr::Bool(true)) {
                 stmts.push(Stmt::SetInitialized { span });
@@ -1601,6 +1619,16 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `Response::builder()` (http, axum, hyper): an answer the builder calls shape.
     if last == "builder" && crate::lower::last_segment(callee.trim_end_matches("::builder")) == "Response" {
         return Expr::Http { status: None, body: None, span };
+    }
+    // `Response::new(body)` (http, axum, hyper): the body with the status unset (200),
+    // which `*response.status_mut() = ..` may set.
+    if last == "new"
+        && crate::lower::last_segment(callee.trim_end_matches("::new")) == "Response"
+        && !ctx.own_names.iter().any(|n| n == "Response")
+        && let [body] = args.as_slice()
+    {
+        let body = (!matches!(body, Expr::Null)).then(|| Box::new(body.clone()));
+        return Expr::Http { status: None, body, span };
     }
     // `Body::empty()`: no body.
     if last == "empty" && BODY_TYPES.contains(&crate::lower::last_segment(callee.trim_end_matches("::empty")))
