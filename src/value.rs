@@ -178,6 +178,20 @@ impl Value {
 
     /// Whether the value is, or holds, the incoming message or a part of it (its bytes,
     /// its id, its method), looking `depth` levels into objects, lists and instances.
+    /// Whether a value is or holds the decoded message itself (not a member read
+    /// off a value the scan took for it).
+    pub(crate) fn holds_message(&self, depth: usize) -> bool {
+        match self {
+            Value::Message | Value::Encoded => true,
+            _ if depth == 0 => false,
+            Value::Object(entries) | Value::Instance(_, entries, _) => {
+                entries.iter().any(|(_, e)| e.holds_message(depth - 1))
+            }
+            Value::Array(items) | Value::Unknown(items) => items.iter().any(|i| i.holds_message(depth - 1)),
+            _ => false,
+        }
+    }
+
     pub(crate) fn carries_message(&self, depth: usize) -> bool {
         match self {
             Value::Message

@@ -209,7 +209,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// Whether function `id` is a dispatcher of the server or calls one, a few calls down
     /// (what it cannot resolve counts as not leading there). A "no" is remembered with
     /// how far down it looked, and holds for any search that may look no further.
-    fn toward(&mut self, id: crate::model::FnId, depth: usize) -> bool {
+    pub(super) fn toward(&mut self, id: crate::model::FnId, depth: usize) -> bool {
         if self.anchors.contains(&id) {
             return true;
         }

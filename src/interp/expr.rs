@@ -3054,6 +3054,22 @@ impl<'p, 'a> Interp<'p, 'a> {
         SINKS.contains(&name) || self.prog.knowledge.reply_functions.iter().any(|n| n == name)
     }
 
+    /// Whether a function's own body writes out: a sink, the lowerings' writes, an
+    /// answer built, or the program's end.
+    pub(super) fn writes_out(&self, id: crate::model::FnId) -> bool {
+        let mut writes = false;
+        crate::model::walk_block(&self.prog.function(id).body, &mut |e| match e {
+            Expr::Call { callee, .. } => {
+                writes |= self.is_sink(crate::lower::last_segment(callee))
+                    || callee == crate::lower::EMIT
+                    || callee == crate::lower::PRINT
+            }
+            Expr::Http { .. } | Expr::HttpWith { .. } => writes = true,
+            _ => {}
+        });
+        writes
+    }
+
     /// A property getter of `class` read on `instance`: what it returns (joined over
     /// its paths).
     fn getter(&mut self, instance: &Value, class: &str, key: &str) -> Option<Value> {

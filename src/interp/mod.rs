@@ -304,6 +304,26 @@ pub struct Outcome {
     pub heard: Option<usize>,
 }
 
+impl Outcome {
+    /// A call whose result is not known and that does nothing the checks judge.
+    fn unknown() -> Outcome {
+        Outcome {
+            value: Value::unknown(),
+            raised: false,
+            exited: false,
+            effects: Vec::new(),
+            id_check: None,
+            method_branch: None,
+            prefix_check: None,
+            saw_message: false,
+            route: Vec::new(),
+            blind: None,
+            this: None,
+            heard: None,
+        }
+    }
+}
+
 /// A closure's call: the closure, its arguments, and the values of the outer
 /// function's variables it reads.
 type ClosureCall = (FnId, Vec<Value>, Vec<(String, Value)>);
@@ -663,6 +683,17 @@ impl<'p, 'a> Interp<'p, 'a> {
             return self.fixpoint.get(&key).cloned().unwrap_or_default();
         }
         if self.stack.iter().filter(|&&f| f == id).count() >= MAX_RECURSION {
+            // A recursive helper that is handed neither the message nor a function,
+            // writes nothing out and leads to no dispatcher (a tree walker run at
+            // start-up, reading `node.get("id")` of its own JSON): what it gives back is
+            // unknown and it does nothing the checks judge, so the analysis goes on
+            // past it, whole.
+            if !key.1.iter().any(|a| a.holds_message(2) || matches!(a, Value::Func(_)))
+                && !self.writes_out(id)
+                && !self.toward(id, 0)
+            {
+                return Rc::new(vec![Outcome::unknown()]);
+            }
             self.cut_short(Cut::Recursion);
             return Rc::default();
         }
@@ -1383,22 +1414,34 @@ mod tests {
         };
         assert_eq!(run("\n        sys.exit(0)"), (None, true), "the mode that exits is left aside");
         let (cut, answered) = run("");
-        assert_eq!(cut, Some(Cut::Recursion), "a mode that goes on to the server is followed");
+        // (The walker neither gets the message nor writes: its depth cuts nothing.)
+        assert_eq!(cut, None, "a mode that goes on to the server is followed");
         assert!(answered);
     }
 
     /// A function that recurses at two places with a different argument each time
     /// (a walker over nested values) is followed a few levels deep, not to the call
     /// depth at two branches a level.
+    /// A walker that writes out is cut there, and the cut is recorded; one that does
+    /// nothing the checks judge is summed up as an unknown result, with no cut.
     #[test]
     fn recursion_with_changing_arguments_is_bounded() {
-        let src = b"def walk(value):\n    walk([value, 1])\n    walk([value, 2])\n    return value\n";
-        let files = python_file(src);
-        let prog = Program::new(&files);
-        let walk = named(&prog, "walk");
-        let mut interp = Interp::new(&prog, Probe::request("ping"), HashSet::default());
-        interp.run(walk);
-        assert!(interp.calls <= 2usize.pow(MAX_RECURSION as u32), "{} calls", interp.calls);
-        assert_eq!(interp.cut, Some(Cut::Recursion), "the cut is recorded");
+        let walk_with = |extra: &str| {
+            let src = format!(
+                "def walk(value):\n{extra}    walk([value, 1])\n    walk([value, 2])\n    return value\n"
+            );
+            let files = python_file(src.as_bytes());
+            let prog = Program::new(&files);
+            let walk = named(&prog, "walk");
+            let mut interp = Interp::new(&prog, Probe::request("ping"), HashSet::default());
+            interp.run(walk);
+            (interp.calls, interp.cut)
+        };
+        let (calls, cut) = walk_with("    print(value)\n");
+        assert!(calls <= 2usize.pow(MAX_RECURSION as u32), "{calls} calls");
+        assert_eq!(cut, Some(Cut::Recursion), "the cut is recorded");
+        let (calls, cut) = walk_with("");
+        assert!(calls <= 2usize.pow(MAX_RECURSION as u32), "{calls} calls");
+        assert_eq!(cut, None, "a walker that does nothing judged cuts nothing");
     }
 }
