@@ -468,7 +468,10 @@ impl<'a> Program<'a> {
                         if local && file.language == crate::model::Language::Rust {
                             continue;
                         }
-                        if module && target.ends_with(crate::lower::TAGGED_BY_METHOD) {
+                        if module
+                            && (target.ends_with(crate::lower::TAGGED_BY_METHOD)
+                                || target.ends_with(crate::lower::UNIT_BY_NAME))
+                        {
                             tagged.push((f.span.file, value));
                         }
                         globals.entry(target.as_str()).or_default().push((

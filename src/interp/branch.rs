@@ -343,7 +343,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 // A variant holding the message was picked by its method (an enum tagged by `method`).
                 let by_method = matches!(subject, Value::Method(_))
                     || matches!(subject, Value::Variant(name, Some(inner))
-                        if !is_std_variant(name) && matches!(inner.as_ref(), Value::Message));
+                        if !is_std_variant(name) && matches!(inner.as_ref(), Value::Message | Value::Method(_)));
                 let method_decided = truth == Some(true) && by_method;
                 // A variant named for a kind of message is decided by the message's id.
                 let by_kind = kind.is_some();

@@ -523,6 +523,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .map(|(s, vals)| {
                         let v = match vals.into_iter().next() {
                             Some(v) if member => v,
+                            // The method's name decoded as JSON text (a string of an enum
+                            // of methods): that name, not the message.
+                            Some(v @ Value::Method(_)) => v,
                             // Decoding what the code itself encoded (`json.loads(reply.json())`,
                             // `JSON.parse(JSON.stringify(reply))`) gives that value back.
                             Some(v @ (Value::Reply(_) | Value::Object(_) | Value::Instance(..))) => v,
@@ -2146,6 +2149,36 @@ impl<'p, 'a> Interp<'p, 'a> {
                         _ if let Some(status) = rejects => {
                             s.status = Status::Returned(refused_by_extractor(status, span));
                             Value::unknown()
+                        }
+                        _ => Value::Variant("Err".into(), Some(Rc::new(Value::unknown()))),
+                    };
+                    out.push((s, v));
+                    continue;
+                }
+                // An enum of unit variants decoded from the method's name
+                // (`from_value::<Method>(Value::String(method))`): the variant that
+                // name is, or a decoding error when none is.
+                if let Value::Variant(ok, Some(inner)) = decoded
+                    && ok == "Ok"
+                    && let Value::Method(m) = inner.as_ref()
+                    && let Some(Expr::Object { entries, .. }) = self.prog.global(
+                        &format!("{}.{}", crate::lower::last_segment(ty), crate::lower::UNIT_BY_NAME),
+                        self.here(),
+                    )
+                {
+                    let variant = entries
+                        .iter()
+                        .find(|(wire, _)| wire == m)
+                        .or_else(|| entries.iter().find(|(wire, _)| wire.is_empty()));
+                    // (The variant keeps the name it was decoded from: a branch on it
+                    // is a branch on the method.)
+                    let mut s = s;
+                    s.saw_message = true;
+                    self.touched_method = true;
+                    let v = match variant {
+                        Some((_, Expr::Str(name))) => {
+                            let named = Value::Variant(name.clone(), Some(Rc::new(Value::Method(m.clone()))));
+                            Value::Variant("Ok".into(), Some(Rc::new(named)))
                         }
                         _ => Value::Variant("Err".into(), Some(Rc::new(Value::unknown()))),
                     };

@@ -277,6 +277,9 @@ pub const MADE_BY: &str = "mcp-conform/made-by:";
 /// The member under which an enum decoded by the message's `method` keeps its wire
 /// names and variants (serde's `#[serde(tag = "method")]`).
 pub const TAGGED_BY_METHOD: &str = "mcp-conform/tagged-by-method";
+/// The member under which an enum of unit variants keeps the strings it decodes from
+/// and their variants (`serde_json::from_value::<Method>(Value::String(name))`).
+pub const UNIT_BY_NAME: &str = "mcp-conform/unit-by-name";
 
 /// Nesting deeper than this is not lowered further (the rest of the file still is).
 pub const MAX_DEPTH: usize = 256;
@@ -1685,7 +1688,8 @@ pub fn sets_flag(target: &str, value: &Expr, span: Span) -> Option<Stmt> {
 
 /// True when the assignment target names the session's initialized flag.
 pub fn is_initialized_flag(target: &str) -> bool {
-    let last = last_segment(target).to_ascii_lowercase();
+    // (`*initialized = true` writes through a reference: the flag itself.)
+    let last = last_segment(target.trim_start_matches('*')).to_ascii_lowercase();
     let last = last.trim_start_matches('_');
     last.starts_with("initialized")
         || matches!(last, "is_initialized" | "isinitialized" | "ready" | "isready" | "is_ready")

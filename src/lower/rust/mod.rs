@@ -141,6 +141,9 @@ fn items(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&str>, 
                 if let Some(table) = tagged_by_method(ctx, item) {
                     module.push(table);
                 }
+                if let Some(table) = unit_by_name(ctx, item) {
+                    module.push(table);
+                }
             }
             "const_item" | "static_item" => {
                 let name = item.field("name").map(|n| ctx.text(n).to_string());
@@ -1210,6 +1213,54 @@ fn tagged_by_method(ctx: &Ctx, item: Node) -> Option<Stmt> {
     })
 }
 
+/// An enum whose variants are all unit variants, deserialised from a string (serde's
+/// externally tagged form): the table of the strings it takes to its variants
+/// (`#[serde(rename = "..")]`, `rename_all`, aliases; `#[serde(other)]` takes any other,
+/// key `""`), kept as the enum's module-level binding (`Method.<UNIT>`).
+fn unit_by_name(ctx: &Ctx, item: Node) -> Option<Stmt> {
+    let attributes: Vec<String> =
+        attribute_text(ctx, item).into_iter().filter(|t| t.contains("serde")).collect();
+    if attributes.iter().any(|t| has_flag(t, "untagged") || quoted(t, "tag").is_some()) {
+        return None;
+    }
+    let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
+    let name = ctx.text(item.field("name")?).to_string();
+    let body = item.field("body")?;
+    let variants: Vec<Node> = children(body).into_iter().filter(|v| v.kind() == "enum_variant").collect();
+    if variants.is_empty() || variants.iter().any(|v| v.field("body").is_some()) {
+        return None;
+    }
+    let mut entries = Vec::new();
+    for variant in variants {
+        let Some(ident) = variant.field("name").map(|n| ctx.text(n).to_string()) else {
+            continue;
+        };
+        let own: Vec<String> =
+            attribute_text(ctx, variant).into_iter().filter(|t| t.contains("serde")).collect();
+        if own.iter().any(|t| has_flag(t, "other")) {
+            entries.push((String::new(), Expr::Str(ident)));
+            continue;
+        }
+        if own.iter().any(|t| has_flag(t, "skip") || has_flag(t, "skip_deserializing")) {
+            continue;
+        }
+        let wire = own.iter().find_map(|t| quoted(t, "rename")).unwrap_or_else(|| match rule.as_deref() {
+            Some(rule) => crate::lower::variant_renamed(&ident, rule),
+            None => ident.clone(),
+        });
+        for alias in own.iter().filter_map(|t| quoted(t, "alias")) {
+            entries.push((alias, Expr::Str(ident.clone())));
+        }
+        entries.push((wire, Expr::Str(ident)));
+    }
+    let span = ctx.span(item);
+    Some(Stmt::Assign {
+        target: format!("{name}.{}", crate::lower::UNIT_BY_NAME),
+        value: Expr::Object { entries, span },
+        span,
+    })
+}
+
 /// `#[serde(rename = "...")]` on a field, `#[serde(rename_all = "camelCase")]` on the
 /// struct: the JSON members its fields serialise as.
 fn serde_names(ctx: &Ctx, item: Node, facts: &mut FileFacts) {
@@ -1538,6 +1589,10 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
         && let Some(value) = super::raw_json(text, span)
     {
         return Expr::Variant { name: "Ok".into(), inner: Some(Box::new(value)) };
+    }
+    // `Value::String(name)` of serde_json: the JSON string is the text itself.
+    if (callee == "Value::String" || callee.ends_with("json::Value::String")) && args.len() == 1 {
+        return args.into_iter().next().unwrap_or_else(Expr::unknown);
     }
     // Probes are well-formed: decoding the message succeeds.
     if DECODERS.contains(&last.as_str()) && (callee.contains("serde_json") || callee == last) {
