@@ -1676,7 +1676,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .then(|| self.prog.function(self.here()).owner.clone())
                 .flatten();
             let class_name = own_class.as_deref().unwrap_or(callee);
+            // (Not an enum's member looked up by value: see below.)
+            let here = self.here();
+            let enum_lookup =
+                self.prog.global(&format!("{class_name}.{}", crate::lower::ENUM_VALUES), here).is_some();
             if recv.is_none()
+                && !enum_lookup
                 && (own_class.is_some() || self.resolve_callee(callee).is_none())
                 && let Some(class) = self.prog.class(class_name, self.here())
             {
@@ -1754,7 +1759,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             // `Method::tryFrom($name)` on a backed enum of the scanned code: the case with
             // that value (the value itself), else null (`from` raises instead).
-            if let Some((class, op @ ("tryFrom" | "from"))) = callee.rsplit_once('.')
+            // Python's `Method(name)` on an `Enum` subclass: the member of that value, or
+            // a `ValueError` (as PHP's `from`).
+            let python_enum = (!callee.contains(['.', '(', '['])
+                && self.prog.file_of(self.here()).language == crate::model::Language::Python)
+                .then_some((callee, "from"));
+            if let Some((class, op @ ("tryFrom" | "from"))) = callee.rsplit_once('.').or(python_enum)
                 && let Some(values) =
                     self.prog.global(&format!("{class}.{}", crate::lower::ENUM_VALUES), self.here())
                 && let Expr::Array { items, .. } = values

@@ -90,6 +90,32 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             let outer = std::mem::replace(&mut ctx.class_methods, methods);
             let body = block_of(ctx, node.field("body"), facts, name.as_deref());
             ctx.class_methods = outer;
+            // An `Enum` subclass (`class Method(str, Enum)`): its members' values, which
+            // `Method(name)` looks the name up in (see `ENUM_VALUES`).
+            let enum_class = node.field("superclasses").is_some_and(|b| {
+                children(b).iter().any(|c| {
+                    let base = super::last_segment(ctx.text(*c));
+                    base.ends_with("Enum") && !base.starts_with("Flag")
+                })
+            });
+            if enum_class && let Some(class) = &name {
+                let values: Vec<Expr> = body
+                    .iter()
+                    .filter_map(|s| match s {
+                        Stmt::Assign { target, value: v @ (Expr::Str(_) | Expr::Int(_)), .. }
+                            if !target.contains(['.', '[']) && !target.starts_with('_') =>
+                        {
+                            Some(v.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                out.push(Stmt::Assign {
+                    target: format!("{class}.{}", super::ENUM_VALUES),
+                    value: Expr::Array { items: values, span: ctx.span(node) },
+                    span: ctx.span(node),
+                });
+            }
             // Class-level assignments (handler tables, constants) behave like module
             // globals, under their own name and as `Class.NAME`.
             for stmt in body {
