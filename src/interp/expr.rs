@@ -2087,6 +2087,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Some(Value::Str(text)) => {
                         Value::Str(serde_json::to_string(text).unwrap_or_else(|_| text.clone()))
                     }
+                    // `wp_json_encode($data)` of data that is null: the text `null`.
+                    Some(Value::Null) => Value::Str("null".into()),
                     Some(v) => v.clone(),
                     None => Value::unknown(),
                 };
@@ -2317,6 +2319,26 @@ impl<'p, 'a> Interp<'p, 'a> {
                 out.push((s, Value::Message));
                 continue;
             }
+            // A response's getters (`$response->get_data()` of WordPress, `getStatusCode()`,
+            // `getContent()`): what it holds; data given as null is null.
+            if let Some(Value::Http(h)) = &recv
+                && vals.is_empty()
+            {
+                let got = match name {
+                    "get_data" | "getData" => Some(h.body.clone().unwrap_or(Value::Null)),
+                    "get_status" | "getStatus" | "getStatusCode" | "get_status_code" => {
+                        crate::value::http_member(h, "status")
+                    }
+                    "getContent" | "get_content" | "getBody" | "get_body" => {
+                        crate::value::http_member(h, "body")
+                    }
+                    _ => None,
+                };
+                if let Some(v) = got {
+                    out.push((s, v));
+                    continue;
+                }
+            }
             // `builder.status(code)`, `.header(..)`, `.body(bytes)` on a response held in a
             // variable (`let mut builder = Response::builder().status(status)`): the
             // response as the builder leaves it.
@@ -2398,6 +2420,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                     // of notifications): a batch's answer all the same. (A list holding
                     // other things is no answer the checks read.)
                     s.effects.push(Effect::Emit { value: list.clone(), span });
+                } else if name == crate::lower::EMIT
+                    && self.prog.file_of(self.here()).language == crate::model::Language::Php
+                    && let [text @ Value::Str(t)] = all.as_slice()
+                    && !t.is_empty()
+                {
+                    // Text a PHP script echoes (`echo wp_json_encode(null)`, the text
+                    // `null`) is its answer's body.
+                    s.effects.push(Effect::Emit { value: text.clone(), span });
                 }
                 out.push((s, Value::unknown()));
             } else {
