@@ -42,6 +42,21 @@ pub const CONTEXT_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[
     ("SendStatus", Some(0), None),
 ];
 
+/// Fiber's context (`github.com/gofiber/fiber`): the status is set apart
+/// (`c.Status(202)`, which answers with it when nothing else is sent) and the sending
+/// methods take the body alone (`c.JSON(v)`, `c.SendString(s)`); `c.SendStatus(202)`
+/// sends the status with its text.
+pub const FIBER_ANSWERS: &[(&str, Option<usize>, Option<usize>)] = &[
+    ("JSON", None, Some(0)),
+    ("SendString", None, Some(0)),
+    ("Send", None, Some(0)),
+    ("Status", Some(0), None),
+    ("SendStatus", Some(0), None),
+];
+
+/// The import path of Fiber (v2 and v3 add a suffix).
+pub const FIBER_IMPORT: &str = "github.com/gofiber/fiber";
+
 /// Where a package function's answer takes its status from.
 #[derive(Clone, Copy)]
 pub enum StatusFrom {

@@ -1420,8 +1420,11 @@ fn call_expression(ctx: &mut Ctx, node: Node, facts: &mut FileFacts) -> Expr {
     // `c.JSON(202, v)`, `c.NoContent(202)` on a framework context answer the request;
     // `c.ShouldBindJSON(&req)` decodes the message into its argument.
     if ctx.http_writers.iter().any(|w| w == operand_text) {
-        if let Some((_, status_at, body_at)) = frameworks::CONTEXT_ANSWERS.iter().find(|(n, _, _)| *n == last)
-        {
+        let fiber = facts.imports.iter().any(|i| {
+            i.strip_prefix(crate::model::GO_IMPORT).is_some_and(|p| p.starts_with(frameworks::FIBER_IMPORT))
+        });
+        let answers = if fiber { frameworks::FIBER_ANSWERS } else { frameworks::CONTEXT_ANSWERS };
+        if let Some((_, status_at, body_at)) = answers.iter().find(|(n, _, _)| *n == last) {
             let status = status_at.and_then(|i| args.get(i).cloned()).unwrap_or(Expr::Int(200));
             let body = body_at.and_then(|i| args.get(i).cloned()).unwrap_or(Expr::Null);
             let http =
