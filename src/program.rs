@@ -984,15 +984,43 @@ impl<'a> Program<'a> {
     /// The class of the code a value makes: `C(..)`, `new C(..)`, or a Rust or Go
     /// struct literal (`Counter { total: 0 }`, `&Server{}`) of a type with methods.
     fn instance_class(&self, value: &'a Expr, from: FnId) -> Option<&'a str> {
-        let Expr::Call { callee, receiver: None, args, .. } = value else { return None };
+        let Expr::Call { callee, receiver, args, .. } = value else { return None };
+        // A static method called on a class of the code (PHP's `Bootstrap::createHandler()`
+        // carries the class as its receiver): a factory.
+        if let Some(receiver) = receiver {
+            return match receiver.as_ref() {
+                Expr::Var(class) if self.class(class, from).is_some() => self.factory_class(callee, from),
+                _ => None,
+            };
+        }
         match args.first() {
             Some(Expr::Str(ty))
                 if callee == crate::lower::STRUCT_LITERAL || callee == crate::lower::NEW_OBJECT =>
             {
                 Some(ty.as_str()).filter(|ty| self.has_methods(ty, from))
             }
-            _ => Some(self.class(callee, from)?.name.as_str()),
+            _ => match self.class(callee, from) {
+                Some(class) => Some(class.name.as_str()),
+                None => self.factory_class(callee, from),
+            },
         }
+    }
+
+    /// The class of the code a factory is declared to return (`Bootstrap::createHandler():
+    /// JsonRpcHandler`, `fn server() -> Server`): what a local assigned its call holds.
+    fn factory_class(&self, callee: &str, from: FnId) -> Option<&'a str> {
+        // Resolving the factory may ask for a local's class again: on this thread, a
+        // (function, factory) already being looked at has none.
+        let key = (from, format!("{}{callee}", crate::lower::MADE_BY));
+        if FACTORY_LOOKUPS.with(|open| open.borrow().contains(&key)) {
+            return None;
+        }
+        FACTORY_LOOKUPS.with(|open| open.borrow_mut().push(key));
+        let factory = self.resolve(callee, from).filter(|&id| self.within_reach(id, from));
+        FACTORY_LOOKUPS.with(|open| open.borrow_mut().pop());
+        let factory = factory?;
+        let returns = self.function(factory).returns.as_deref()?;
+        Some(self.class(crate::lower::last_segment(returns), factory)?.name.as_str())
     }
 
     /// The class of the instance a module-level name holds (`PROTOCOL = Protocol()`,
