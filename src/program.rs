@@ -50,6 +50,16 @@ type Members<'a> = &'a [(String, Expr)];
 /// goes to which field (see [`Program::field_factories`]).
 type FieldFactories<'a> = HashMap<FnId, (&'a str, Vec<(usize, String)>)>;
 
+/// Where the arguments of a call that builds or sets up an object go: the type's
+/// fields as seen from `file`, which parameter (by position, or by keyword among
+/// `keywords`, Python's) goes to which field.
+struct Fields<'s, 'a> {
+    file: u32,
+    class: &'a str,
+    stores: &'s [(usize, String)],
+    keywords: Option<&'s [String]>,
+}
+
 /// Shards of [`Program::resolve`]'s answers: the servers are judged in parallel.
 const RESOLVE_SHARDS: usize = 16;
 
@@ -2034,7 +2044,12 @@ impl<'a> Program<'a> {
                     && let Some(ctor) = self.constructor(def, caller).filter(|c| ctors.contains(c))
                     && let Some(stores) = setters.get(&ctor)
                 {
-                    self.store_handed(&mut out, caller, ctor, def.name.as_str(), stores, args);
+                    self.store_handed(
+                        &mut out,
+                        caller,
+                        self.setter_fields(ctor, def.name.as_str(), stores),
+                        args,
+                    );
                 }
                 // `Transport(handler=handle)` of a Python dataclass (or pydantic model):
                 // the generated constructor puts each argument into its field.
@@ -2045,7 +2060,8 @@ impl<'a> Program<'a> {
                     let names: Vec<String> = def.fields.iter().map(|(n, _)| n.clone()).collect();
                     let stores: Vec<(usize, String)> = names.iter().cloned().enumerate().collect();
                     let (file, class) = (def.span.file, def.name.as_str());
-                    self.store_handed_at(&mut out, caller, file, class, &stores, args, Some(&names));
+                    let to = Fields { file, class, stores: &stores, keywords: Some(&names) };
+                    self.store_handed(&mut out, caller, to, args);
                 }
                 // `NewTransport(os.Stdout, m.Handle)`, `Transport::new(handle)`: a factory
                 // putting its parameter into the struct literal it returns; the field of
@@ -2055,7 +2071,8 @@ impl<'a> Program<'a> {
                     && let Some((class, stores)) = factories.get(&factory)
                 {
                     for &file in &self.method_files(class, factory) {
-                        self.store_handed_at(&mut out, caller, file, class, stores, args, None);
+                        let to = Fields { file, class, stores, keywords: None };
+                        self.store_handed(&mut out, caller, to, args);
                     }
                 }
                 if !names.contains(last) {
@@ -2085,7 +2102,7 @@ impl<'a> Program<'a> {
                     else {
                         continue;
                     };
-                    self.store_handed(&mut out, caller, setter, class, stores, args);
+                    self.store_handed(&mut out, caller, self.setter_fields(setter, class, stores), args);
                 }
             });
         }
@@ -2203,32 +2220,24 @@ impl<'a> Program<'a> {
         files
     }
 
+    /// The fields a setter (or constructor) stores its parameters in, seen from its file.
+    fn setter_fields<'s>(&self, setter: FnId, class: &'a str, stores: &'s [(usize, String)]) -> Fields<'s, 'a>
+    where
+        'a: 's,
+    {
+        let f = self.function(setter);
+        Fields { file: f.span.file, class, stores, keywords: Some(f.params.as_slice()) }
+    }
+
+    /// Records in `out` the functions a call's arguments hand to the fields `to` names.
     fn store_handed(
         &self,
         out: &mut StoredCallbacks<'a>,
         caller: FnId,
-        setter: FnId,
-        class: &'a str,
-        stores: &[(usize, String)],
+        to: Fields<'_, 'a>,
         args: &'a [Expr],
     ) {
-        let params = Some(self.function(setter).params.as_slice());
-        self.store_handed_at(out, caller, self.function(setter).span.file, class, stores, args, params);
-    }
-
-    /// [`Program::store_handed`], the fields being those of the type's methods in `file`;
-    /// `params` names the parameters a keyword argument can name (Python's).
-    #[allow(clippy::too_many_arguments)]
-    fn store_handed_at(
-        &self,
-        out: &mut StoredCallbacks<'a>,
-        caller: FnId,
-        file: u32,
-        class: &'a str,
-        stores: &[(usize, String)],
-        args: &'a [Expr],
-        params: Option<&[String]>,
-    ) {
+        let Fields { file, class, stores, keywords: params } = to;
         // Python's keywords (`Transport(handler=handle)`) name the parameter; the
         // positions count the arguments before them.
         let positional: Vec<&'a Expr> = args.iter().filter(|a| !matches!(a, Expr::Named { .. })).collect();

@@ -1179,38 +1179,9 @@ fn tagged_by_method(ctx: &Ctx, item: Node) -> Option<Stmt> {
     if !attributes.iter().any(|t| quoted(t, "tag").as_deref() == Some("method")) {
         return None;
     }
-    let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
-    let name = ctx.text(item.field("name")?).to_string();
     let body = item.field("body")?;
-    let mut entries = Vec::new();
-    for variant in children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
-        let Some(ident) = variant.field("name").map(|n| ctx.text(n).to_string()) else {
-            continue;
-        };
-        let own: Vec<String> =
-            attribute_text(ctx, variant).into_iter().filter(|t| t.contains("serde")).collect();
-        if own.iter().any(|t| has_flag(t, "other")) {
-            entries.push((String::new(), Expr::Str(ident)));
-            continue;
-        }
-        if own.iter().any(|t| has_flag(t, "skip") || has_flag(t, "skip_deserializing")) {
-            continue;
-        }
-        let wire = own.iter().find_map(|t| quoted(t, "rename")).unwrap_or_else(|| match rule.as_deref() {
-            Some(rule) => crate::lower::variant_renamed(&ident, rule),
-            None => ident.clone(),
-        });
-        for alias in own.iter().filter_map(|t| quoted(t, "alias")) {
-            entries.push((alias, Expr::Str(ident.clone())));
-        }
-        entries.push((wire, Expr::Str(ident)));
-    }
-    let span = ctx.span(item);
-    Some(Stmt::Assign {
-        target: format!("{name}.{}", crate::lower::TAGGED_BY_METHOD),
-        value: Expr::Object { entries, span },
-        span,
-    })
+    let variants = children(body).into_iter().filter(|v| v.kind() == "enum_variant").collect();
+    variant_table(ctx, item, &attributes, variants, crate::lower::TAGGED_BY_METHOD)
 }
 
 /// An enum whose variants are all unit variants, deserialised from a string (serde's
@@ -1223,13 +1194,26 @@ fn unit_by_name(ctx: &Ctx, item: Node) -> Option<Stmt> {
     if attributes.iter().any(|t| has_flag(t, "untagged") || quoted(t, "tag").is_some()) {
         return None;
     }
-    let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
-    let name = ctx.text(item.field("name")?).to_string();
     let body = item.field("body")?;
     let variants: Vec<Node> = children(body).into_iter().filter(|v| v.kind() == "enum_variant").collect();
     if variants.is_empty() || variants.iter().any(|v| v.field("body").is_some()) {
         return None;
     }
+    variant_table(ctx, item, &attributes, variants, crate::lower::UNIT_BY_NAME)
+}
+
+/// The table of an enum's wire names (serde's `rename`, the enum's `rename_all`,
+/// aliases; `#[serde(other)]` under `""`, skipped variants left out) to its variants,
+/// bound at module level as `Enum.<member>`.
+fn variant_table(
+    ctx: &Ctx,
+    item: Node,
+    attributes: &[String],
+    variants: Vec<Node>,
+    member: &str,
+) -> Option<Stmt> {
+    let rule = attributes.iter().find_map(|t| quoted(t, "rename_all"));
+    let name = ctx.text(item.field("name")?).to_string();
     let mut entries = Vec::new();
     for variant in variants {
         let Some(ident) = variant.field("name").map(|n| ctx.text(n).to_string()) else {
@@ -1254,11 +1238,7 @@ fn unit_by_name(ctx: &Ctx, item: Node) -> Option<Stmt> {
         entries.push((wire, Expr::Str(ident)));
     }
     let span = ctx.span(item);
-    Some(Stmt::Assign {
-        target: format!("{name}.{}", crate::lower::UNIT_BY_NAME),
-        value: Expr::Object { entries, span },
-        span,
-    })
+    Some(Stmt::Assign { target: format!("{name}.{member}"), value: Expr::Object { entries, span }, span })
 }
 
 /// `#[serde(rename = "...")]` on a field, `#[serde(rename_all = "camelCase")]` on the
