@@ -975,18 +975,9 @@ fn call_graph(
                         let transport = f.reads_stdin || f.http_signature || f.http_route;
                         add(local_function(prog, callee, id, transport), c);
                     }
-                    // `self.on_message(m)` on a field a setter filled with a function (or
-                    // any of them, when each object the program builds holds its own: each
-                    // server's transport built with its dispatcher).
+                    // `self.on_message(m)` on a field a setter filled with a function.
                     if let Some(field) = crate::model::own_field(callee) {
-                        match prog.stored_callback(id, field) {
-                            Some(stored) => add(Some(stored), c),
-                            None => {
-                                for stored in prog.stored_per_object(id, field) {
-                                    add(Some(stored), c);
-                                }
-                            }
-                        }
+                        add(prog.stored_callback(id, field), c);
                     }
                 }
                 // `messages.map(handle)`, `map(handle, items)`, `.for_each(Self::handle)`:

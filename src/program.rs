@@ -29,19 +29,7 @@ pub fn agreeing(found: Option<Option<FnId>>, next: Option<FnId>) -> Option<FnId>
 
 /// Functions kept in fields by setters, by (file of the class, class, field); `None`
 /// where the setter is handed different functions.
-type StoredCallbacks<'a> = HashMap<(u32, &'a str, String), Stored>;
-
-/// What the code stores in a field: the one function every store agrees on, if they
-/// do, and every function stored there (two servers of one program may each build
-/// the transport with a dispatcher of their own).
-#[derive(Default, Clone)]
-struct Stored {
-    agreed: Option<Option<FnId>>,
-    all: Vec<FnId>,
-    /// Some store sets the field of an object that exists (a setter called twice on
-    /// one transport may leave either function there).
-    set_later: bool,
-}
+type StoredCallbacks<'a> = HashMap<(u32, &'a str, String), Option<FnId>>;
 
 /// Go's constructors that are plain functions, for [`Program::factory_field`].
 #[derive(Default)]
@@ -70,9 +58,6 @@ struct Fields<'s, 'a> {
     class: &'a str,
     stores: &'s [(usize, String)],
     keywords: Option<&'s [String]>,
-    /// The call builds the object (a constructor, a factory), rather than setting a
-    /// field of one that exists.
-    builds: bool,
 }
 
 /// Shards of [`Program::resolve`]'s answers: the servers are judged in parallel.
@@ -1011,13 +996,10 @@ impl<'a> Program<'a> {
     fn instance_class(&self, value: &'a Expr, from: FnId) -> Option<&'a str> {
         let Expr::Call { callee, receiver, args, .. } = value else { return None };
         // A static method called on a class of the code (PHP's `Bootstrap::createHandler()`
-        // carries the class as its receiver), or a function of a package or module (Go's
-        // `rpcserve.NewMCP(..)`): a factory.
+        // carries the class as its receiver): a factory.
         if let Some(receiver) = receiver {
             return match receiver.as_ref() {
-                Expr::Var(owner) if self.class(owner, from).is_some() || !self.holds_value(from, owner) => {
-                    self.factory_class(callee, from)
-                }
+                Expr::Var(class) if self.class(class, from).is_some() => self.factory_class(callee, from),
                 _ => None,
             };
         }
@@ -1047,12 +1029,8 @@ impl<'a> Program<'a> {
         let factory = self.resolve(callee, from).filter(|&id| self.within_reach(id, from));
         FACTORY_LOOKUPS.with(|open| open.borrow_mut().pop());
         let factory = factory?;
-        let returns = crate::lower::last_segment(self.function(factory).returns.as_deref()?);
-        // (A Go or Rust type is known by its methods.)
-        match self.class(returns, factory) {
-            Some(class) => Some(class.name.as_str()),
-            None => self.has_methods(returns, factory).then_some(returns),
-        }
+        let returns = self.function(factory).returns.as_deref()?;
+        Some(self.class(crate::lower::last_segment(returns), factory)?.name.as_str())
     }
 
     /// The class of the instance a module-level name holds (`PROTOCOL = Protocol()`,
@@ -1981,24 +1959,13 @@ impl<'a> Program<'a> {
     /// `BaseTransport.set_message_handler` filled): the class itself first, then its
     /// bases.
     pub fn stored_callback(&self, from: FnId, field: &str) -> Option<FnId> {
-        self.stored_in(from, field).and_then(|s| s.agreed.flatten())
-    }
-
-    /// The functions stored in the field when each was stored by building an object
-    /// (two transports, each built with its own dispatcher), not by setting the field
-    /// of one that exists: each object holds one of them for good.
-    pub fn stored_per_object(&self, from: FnId, field: &str) -> Vec<FnId> {
-        self.stored_in(from, field).filter(|s| !s.set_later).map(|s| s.all.clone()).unwrap_or_default()
-    }
-
-    fn stored_in(&self, from: FnId, field: &str) -> Option<&Stored> {
         let method = self.self_method(from)?;
         let class = self.function(method).owner.as_deref()?;
         let file = self.function(method).span.file;
         let stored = self.stored.get_or_init(|| self.stored_callbacks());
         let key = field.to_string();
         if let Some(found) = stored.get(&(file, class, key.clone())) {
-            return Some(found);
+            return *found;
         }
         let mut queue: Vec<&'a crate::model::ClassDef> = self.class(class, method).into_iter().collect();
         let mut seen = 0;
@@ -2011,7 +1978,7 @@ impl<'a> Program<'a> {
                 let Some(base_def) = self.class(base, method) else { continue };
                 let base_file = base_def.span.file;
                 if let Some(found) = stored.get(&(base_file, base_def.name.as_str(), key.clone())) {
-                    return Some(found);
+                    return *found;
                 }
                 queue.push(base_def);
             }
@@ -2080,7 +2047,7 @@ impl<'a> Program<'a> {
                     self.store_handed(
                         &mut out,
                         caller,
-                        Fields { builds: true, ..self.setter_fields(ctor, def.name.as_str(), stores) },
+                        self.setter_fields(ctor, def.name.as_str(), stores),
                         args,
                     );
                 }
@@ -2093,7 +2060,7 @@ impl<'a> Program<'a> {
                     let names: Vec<String> = def.fields.iter().map(|(n, _)| n.clone()).collect();
                     let stores: Vec<(usize, String)> = names.iter().cloned().enumerate().collect();
                     let (file, class) = (def.span.file, def.name.as_str());
-                    let to = Fields { file, class, stores: &stores, keywords: Some(&names), builds: true };
+                    let to = Fields { file, class, stores: &stores, keywords: Some(&names) };
                     self.store_handed(&mut out, caller, to, args);
                 }
                 // `NewTransport(os.Stdout, m.Handle)`, `Transport::new(handle)`: a factory
@@ -2104,7 +2071,7 @@ impl<'a> Program<'a> {
                     && let Some((class, stores)) = factories.get(&factory)
                 {
                     for &file in &self.method_files(class, factory) {
-                        let to = Fields { file, class, stores, keywords: None, builds: true };
+                        let to = Fields { file, class, stores, keywords: None };
                         self.store_handed(&mut out, caller, to, args);
                     }
                 }
@@ -2259,7 +2226,7 @@ impl<'a> Program<'a> {
         'a: 's,
     {
         let f = self.function(setter);
-        Fields { file: f.span.file, class, stores, keywords: Some(f.params.as_slice()), builds: false }
+        Fields { file: f.span.file, class, stores, keywords: Some(f.params.as_slice()) }
     }
 
     /// Records in `out` the functions a call's arguments hand to the fields `to` names.
@@ -2270,7 +2237,7 @@ impl<'a> Program<'a> {
         to: Fields<'_, 'a>,
         args: &'a [Expr],
     ) {
-        let Fields { file, class, stores, keywords: params, builds } = to;
+        let Fields { file, class, stores, keywords: params } = to;
         // Python's keywords (`Transport(handler=handle)`) name the parameter; the
         // positions count the arguments before them.
         let positional: Vec<&'a Expr> = args.iter().filter(|a| !matches!(a, Expr::Named { .. })).collect();
@@ -2296,14 +2263,9 @@ impl<'a> Program<'a> {
                 Some(Expr::Call { callee, .. }) => self.factory_made(callee, caller),
                 _ => None,
             };
-            let entry = out.entry((file, class, field.clone())).or_default();
-            entry.agreed = Some(agreeing(entry.agreed, handed));
-            entry.set_later |= !builds;
-            if let Some(f) = handed
-                && !entry.all.contains(&f)
-            {
-                entry.all.push(f);
-            }
+            let key = (file, class, field.clone());
+            let agreed = agreeing(out.get(&key).copied(), handed);
+            out.insert(key, agreed);
         }
     }
 
@@ -2549,19 +2511,9 @@ impl<'a> Program<'a> {
             let fitting = all_fitting();
             if fitting.len() > 1
                 && let Some(dir) = self.go_package_of_value(from, qualifier)
+                && let Some(id) = fitting.iter().copied().find(|id| dir_of(&self.file_of(*id).path) == dir)
             {
-                // (The type the constructor is declared to return, when the package has
-                // several with the method: `m := rpcserve.NewMCP(..)` then `m.Handle`.)
-                let in_package: Vec<FnId> =
-                    fitting.iter().copied().filter(|id| dir_of(&self.file_of(*id).path) == dir).collect();
-                let made = self.declared_class(from, qualifier);
-                let own = in_package
-                    .iter()
-                    .copied()
-                    .find(|&id| made.is_some() && self.function(id).owner.as_deref() == made);
-                if let Some(id) = own.or_else(|| in_package.first().copied()) {
-                    return Some(id);
-                }
+                return Some(id);
             }
             // `initialize.Dispatch(..)` with the repository's package `.../initialize`
             // imported: that package's function, not another package's of that name.

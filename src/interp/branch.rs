@@ -202,12 +202,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn callee_function(&self, name: &str, from: crate::model::FnId) -> Option<crate::model::FnId> {
         self.prog.resolve(name, from).or_else(|| {
             let field = crate::model::own_field(name)?;
-            // (Any function each built object holds may lead on: `toward` asks whether
-            // one does.)
-            let all = self.prog.stored_per_object(from, field);
-            self.prog
-                .stored_callback(from, field)
-                .or_else(|| all.into_iter().find(|f| self.anchors.contains(f)))
+            self.prog.stored_callback(from, field)
         })
     }
 

@@ -855,7 +855,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Some((base @ ("self" | "this"), field)) = name.split_once('.')
             && !field.contains('.')
             && !matches!(st.env.get(base), Some(Value::Instance(..)))
-            && let Some(id) = self.stored_function(self.here(), field)
+            && let Some(id) = self.prog.stored_callback(self.here(), field)
         {
             return Value::Func(id);
         }
@@ -1912,7 +1912,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     && !matches!(recv, Some(Value::Instance(..)))
                     && let Some(field) = crate::model::own_field(callee) =>
                 {
-                    self.stored_function(self.here(), field)
+                    self.prog.stored_callback(self.here(), field)
                 }
                 t => t,
             };
@@ -3119,29 +3119,6 @@ impl<'p, 'a> Interp<'p, 'a> {
             };
             ["write", "Write"].iter().find_map(|m| self.prog.method(class, m, self.here())).map(|id| (i, id))
         })
-    }
-
-    /// The function the code stored in a field of `self` (see
-    /// `Program::stored_callback`); where it stores several, each in an object it
-    /// builds (one transport type built with each of two dispatchers), the one that
-    /// leads to this server's dispatch. (A field set twice on one object is unknown.)
-    pub(super) fn stored_function(
-        &mut self,
-        from: crate::model::FnId,
-        field: &str,
-    ) -> Option<crate::model::FnId> {
-        if let Some(id) = self.prog.stored_callback(from, field) {
-            return Some(id);
-        }
-        let all = self.prog.stored_per_object(from, field);
-        if all.len() < 2 {
-            return None;
-        }
-        let ours: Vec<crate::model::FnId> = all.into_iter().filter(|&f| self.toward(f, 0)).collect();
-        match ours.as_slice() {
-            [one] => Some(*one),
-            _ => None,
-        }
     }
 
     /// A call to a function outside the scanned code that writes a message out:
