@@ -1243,20 +1243,7 @@ mod tests {
             transport: true,
             output_is_body: false,
             writes_answer: false,
-            outcome: Outcome {
-                value: Value::Http(Rc::new(http)),
-                raised: false,
-                exited: false,
-                effects: Vec::new(),
-                id_check: None,
-                method_branch: None,
-                prefix_check: None,
-                saw_message,
-                route: Vec::new(),
-                blind: None,
-                this: None,
-                heard: None,
-            },
+            outcome: Outcome { value: Value::Http(Rc::new(http)), saw_message, ..Outcome::unknown() },
         }
     }
 

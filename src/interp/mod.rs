@@ -306,7 +306,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A call whose result is not known and that does nothing the checks judge.
-    fn unknown() -> Outcome {
+    pub(crate) fn unknown() -> Outcome {
         Outcome {
             value: Value::unknown(),
             raised: false,
