@@ -176,38 +176,45 @@ impl Value {
         }
     }
 
-    /// Whether the value is, or holds, the incoming message or a part of it (its bytes,
-    /// its id, its method), looking `depth` levels into objects, lists and instances.
     /// Whether a value is or holds the decoded message itself (not a member read
-    /// off a value the scan took for it).
+    /// off a value the scan took for it), looking `depth` levels in.
     pub(crate) fn holds_message(&self, depth: usize) -> bool {
+        self.holds_where(depth, false, &|v| matches!(v, Value::Message | Value::Encoded))
+    }
+
+    /// Whether the value or one of its parts, `depth` levels into objects, lists and
+    /// instances (and the values variants hold, with `variants`), is one `leaf` accepts.
+    fn holds_where(&self, depth: usize, variants: bool, leaf: &dyn Fn(&Value) -> bool) -> bool {
+        if leaf(self) {
+            return true;
+        }
         match self {
-            Value::Message | Value::Encoded => true,
             _ if depth == 0 => false,
             Value::Object(entries) | Value::Instance(_, entries, _) => {
-                entries.iter().any(|(_, e)| e.holds_message(depth - 1))
+                entries.iter().any(|(_, e)| e.holds_where(depth - 1, variants, leaf))
             }
-            Value::Array(items) | Value::Unknown(items) => items.iter().any(|i| i.holds_message(depth - 1)),
+            Value::Array(items) | Value::Unknown(items) => {
+                items.iter().any(|i| i.holds_where(depth - 1, variants, leaf))
+            }
+            Value::Variant(_, Some(inner)) if variants => inner.holds_where(depth - 1, variants, leaf),
             _ => false,
         }
     }
 
+    /// Whether the value is, or holds, the incoming message or a part of it (its bytes,
+    /// its id, its method), looking `depth` levels into objects, lists and instances.
     pub(crate) fn carries_message(&self, depth: usize) -> bool {
-        match self {
-            Value::Message
-            | Value::Encoded
-            | Value::Id
-            | Value::NoId
-            | Value::Method(_)
-            | Value::ClientVersion { .. } => true,
-            _ if depth == 0 => false,
-            Value::Object(entries) | Value::Instance(_, entries, _) => {
-                entries.iter().any(|(_, e)| e.carries_message(depth - 1))
-            }
-            Value::Array(items) | Value::Unknown(items) => items.iter().any(|i| i.carries_message(depth - 1)),
-            Value::Variant(_, Some(inner)) => inner.carries_message(depth - 1),
-            _ => false,
-        }
+        self.holds_where(depth, true, &|v| {
+            matches!(
+                v,
+                Value::Message
+                    | Value::Encoded
+                    | Value::Id
+                    | Value::NoId
+                    | Value::Method(_)
+                    | Value::ClientVersion { .. }
+            )
+        })
     }
 
     /// Values worth carrying through an unknown computation.

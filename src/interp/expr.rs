@@ -3127,8 +3127,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         SINKS.contains(&name) || self.prog.knowledge.reply_functions.iter().any(|n| n == name)
     }
 
-    /// Whether a function's own body writes out: a sink, the lowerings' writes, an
-    /// answer built, or the program's end.
+    /// Whether a function's own body writes out: a sink, the lowerings' writes, or an
+    /// HTTP answer built.
     pub(super) fn writes_out(&self, id: crate::model::FnId) -> bool {
         let mut writes = false;
         crate::model::walk_block(&self.prog.function(id).body, &mut |e| match e {

@@ -1421,9 +1421,9 @@ mod tests {
 
     /// A function that recurses at two places with a different argument each time
     /// (a walker over nested values) is followed a few levels deep, not to the call
-    /// depth at two branches a level.
-    /// A walker that writes out is cut there, and the cut is recorded; one that does
-    /// nothing the checks judge is summed up as an unknown result, with no cut.
+    /// depth at two branches a level: one that writes out is cut there, and the cut
+    /// is recorded; one that does nothing the checks judge is summed up as an unknown
+    /// result, with no cut.
     #[test]
     fn recursion_with_changing_arguments_is_bounded() {
         let walk_with = |extra: &str| {

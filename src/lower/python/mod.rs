@@ -93,10 +93,7 @@ fn statement(ctx: &mut Ctx, node: Node, facts: &mut FileFacts, owner: Option<&st
             // An `Enum` subclass (`class Method(str, Enum)`): its members' values, which
             // `Method(name)` looks the name up in (see `ENUM_VALUES`).
             let enum_class = node.field("superclasses").is_some_and(|b| {
-                children(b).iter().any(|c| {
-                    let base = super::last_segment(ctx.text(*c));
-                    base.ends_with("Enum") && !base.starts_with("Flag")
-                })
+                children(b).iter().any(|c| super::last_segment(ctx.text(*c)).ends_with("Enum"))
             });
             if enum_class && let Some(class) = &name {
                 let values: Vec<Expr> = body
